@@ -1,0 +1,78 @@
+import Foundation
+
+/// The object IDs a change touched: the payload of every context notification.
+public struct ContextChanges: Sendable, Hashable {
+    /// Objects inserted (after a save: their permanent IDs).
+    public var inserted: Set<ManagedObjectID> = []
+    /// Objects changed.
+    public var updated: Set<ManagedObjectID> = []
+    /// Objects deleted.
+    public var deleted: Set<ManagedObjectID> = []
+
+    /// Creates a change set.
+    public init(inserted: Set<ManagedObjectID> = [], updated: Set<ManagedObjectID> = [], deleted: Set<ManagedObjectID> = []) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// One notification of a context, as delivered by ``ManagedObjectContext/notifications()``.
+public struct ContextNotification: Sendable, Hashable {
+    /// Which notification (``ManagedObjectContext/objectsDidChangeNotification``, …).
+    public var name: Notification.Name
+    /// The IDs involved.
+    public var changes: ContextChanges
+}
+
+extension ManagedObjectContext {
+    /// Posted when objects were inserted, changed or deleted in the context (by
+    /// ``processPendingChanges()``, which saves and fetches call).
+    public static let objectsDidChangeNotification = Notification.Name("StrataManagedObjectContextObjectsDidChange")
+    /// Posted before a save.
+    public static let willSaveNotification = Notification.Name("StrataManagedObjectContextWillSave")
+    /// Posted after a save, with the permanent IDs of inserted objects.
+    public static let didSaveNotification = Notification.Name("StrataManagedObjectContextDidSave")
+    /// The `userInfo` key under which each notification carries its ``ContextChanges``.
+    public static let changesUserInfoKey = "changes"
+
+    /// The context's notifications as an asynchronous sequence.
+    ///
+    /// ```swift
+    /// for await note in context.notifications() where note.name == ManagedObjectContext.didSaveNotification {
+    ///     print(note.changes.inserted)
+    /// }
+    /// ```
+    public func notifications() -> AsyncStream<ContextNotification> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<ContextNotification>.makeStream()
+        changeContinuations[id] = continuation
+        return stream
+    }
+
+    /// Posts `name` with `changes` through `NotificationCenter.default` (object: this context,
+    /// `userInfo[changesUserInfoKey]`: the changes) and to every ``notifications()`` sequence.
+    func post(_ name: Notification.Name, _ changes: ContextChanges) {
+        NotificationCenter.default.post(name: name, object: self, userInfo: [Self.changesUserInfoKey: changes])
+        let notification = ContextNotification(name: name, changes: changes)
+        for continuation in changeContinuations.values { continuation.yield(notification) }
+    }
+
+    /// Posts ``objectsDidChangeNotification`` for the changes made since the last time.
+    public func processPendingChanges() {
+        guard !pendingChanges.isEmpty else { return }
+        let changes = pendingChanges
+        pendingChanges = ContextChanges()
+        post(Self.objectsDidChangeNotification, changes)
+    }
+}
+
+extension Notification {
+    /// The ``ContextChanges`` a Strata context notification carries.
+    public var contextChanges: ContextChanges? {
+        userInfo?[ManagedObjectContext.changesUserInfoKey] as? ContextChanges
+    }
+}

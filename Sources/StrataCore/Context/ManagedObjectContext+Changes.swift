@@ -1,0 +1,52 @@
+extension ManagedObjectContext {
+    /// Discards every unsaved change: inserted objects are forgotten, changed and deleted ones
+    /// go back to their last saved state.
+    public func rollback() {
+        checkQueue()
+        for object in insertedObjects {
+            registry[object.objectID] = nil
+            object.detach()
+        }
+        for object in updatedObjects.union(deletedObjects) { object.turnIntoFault() }
+        insertedObjects = []
+        updatedObjects = []
+        deletedObjects = []
+        pendingChanges = ContextChanges()
+    }
+
+    /// Forgets every object; objects obtained before can no longer be used.
+    public func reset() {
+        checkQueue()
+        for object in registry.values { object.detach() }
+        registry = [:]
+        insertedObjects = []
+        updatedObjects = []
+        deletedObjects = []
+        pendingChanges = ContextChanges()
+    }
+
+    /// Brings an object up to date with its store (or parent).
+    ///
+    /// With `mergeChanges` false the object becomes a fault and its unsaved changes are
+    /// dropped; with `true` it reloads its saved state and keeps its unsaved changes on top.
+    /// Inserted objects are left alone.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        checkQueue()
+        guard object.managedObjectContext === self, !insertedObjects.contains(object), !object.isFault else { return }
+        let changes = mergeChanges ? object.changedValues() : [:]
+        updatedObjects.remove(object)
+        object.turnIntoFault()
+        guard mergeChanges, !changes.isEmpty else { return }
+        try object.fulfillFault()
+        for (key, value) in changes.sorted(by: { $0.key < $1.key }) {
+            try object.setValue(value, forKey: key)
+        }
+    }
+
+    /// Turns every unchanged, registered object back into a fault.
+    public func refreshAllObjects() throws {
+        for object in registry.values where !object.hasChanges && !object.isFault {
+            try refresh(object, mergeChanges: false)
+        }
+    }
+}

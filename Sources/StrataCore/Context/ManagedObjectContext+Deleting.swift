@@ -1,0 +1,44 @@
+extension ManagedObjectContext {
+    /// Deletes an object and applies its relationships' delete rules at once: `cascade`
+    /// deletes the destinations, `nullify` removes the object from their inverses, `deny` is
+    /// checked when saving (the save fails while destinations remain), `noAction` does nothing.
+    ///
+    /// - Throws: ``ObjectError/wrongContext(_:)`` for an object of another context, or an error
+    ///   loading the object or its destinations.
+    public func delete(_ object: ManagedObject) throws {
+        checkQueue()
+        guard object.managedObjectContext === self else { throw ObjectError.wrongContext(object.objectID) }
+        guard !deletedObjects.contains(object), !object.isInvalidated else { return }
+        try object.fulfillFault()
+        let wasInserted = insertedObjects.contains(object)
+        if wasInserted {
+            insertedObjects.remove(object)
+            pendingChanges.inserted.remove(object.objectID)
+        } else {
+            updatedObjects.remove(object)
+            pendingChanges.updated.remove(object.objectID)
+            deletedObjects.append(object)
+            pendingChanges.deleted.insert(object.objectID)
+        }
+        object.prepareForDeletion()
+        for relationship in object.entity.relationships {
+            let destinations = try object.destinations(of: relationship)
+            switch relationship.deleteRule {
+            case .cascade:
+                for destination in destinations { try delete(destination) }
+            case .nullify:
+                if let inverse = object.inverse(of: relationship.name) {
+                    for destination in destinations where !destination.isInvalidated {
+                        try destination.unlink(object, from: inverse)
+                    }
+                }
+            case .deny, .noAction:
+                break
+            }
+        }
+        if wasInserted {
+            registry[object.objectID] = nil
+            object.detach()
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Saves every change: into the parent context for a child, into the stores for a root
+    /// context.
+    ///
+    /// The changes are validated first; every failure of every object is reported together in
+    /// one ``ValidationError``. A save lands whole or not at all: when it fails, the stores are
+    /// unchanged and the context keeps its changes.
+    ///
+    /// - Throws: ``ValidationError``, ``StoreError/mergeConflict(_:)`` when another save changed
+    ///   the same objects since they were read, or what a store throws.
+    public func save() throws {
+        checkQueue()
+        processPendingChanges()
+        guard hasChanges else { return }
+        let inserted = Array(insertedObjects)
+        let updated = Array(updatedObjects)
+        let deleted = Array(deletedObjects)
+        post(Self.willSaveNotification, ContextChanges(
+            inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
+            deleted: Set(deleted.map(\.objectID))))
+        for object in inserted + updated + deleted { object.willSave() }
+        try validateChanges(inserted: inserted, updated: updated, deleted: deleted)
+
+        let committed: [ManagedObject: ObjectSnapshot]
+        let mapping: [ManagedObjectID: ManagedObjectID]
+        if let parent {
+            committed = try push(into: parent, inserted: inserted, updated: updated, deleted: deleted)
+            mapping = [:]
+        } else {
+            (committed, mapping) = try saveToStores(inserted: inserted, updated: updated, deleted: deleted)
+        }
+
+        // The save landed: adopt permanent IDs and the new committed state.
+        for object in inserted {
+            if let permanent = mapping[object.objectID] { rekey(object, to: permanent) }
+        }
+        for (object, snapshot) in committed { object.committedSnapshot = snapshot }
+        for object in deleted {
+            registry[object.objectID] = nil
+            object.detach()
+        }
+        insertedObjects = []
+        updatedObjects = []
+        deletedObjects = []
+        pendingChanges = ContextChanges()
+        for object in inserted + updated { object.didSave() }
+        post(Self.didSaveNotification, ContextChanges(
+            inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
+            deleted: Set(deleted.map(\.objectID))))
+    }
+
+    /// Replaces the temporary IDs of `objects` with permanent ones from their stores now,
+    /// before they are saved (root contexts only; objects keep their inserted state).
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
+        let mapping = try persistentStoreCoordinator.permanentIDs(for: temporary.map(\.objectID))
+        for object in temporary {
+            if let permanent = mapping[object.objectID] { rekey(object, to: permanent) }
+        }
+    }
+
+    private func rekey(_ object: ManagedObject, to permanent: ManagedObjectID) {
+        registry[object.objectID] = nil
+        object.objectID = permanent
+        registry[permanent] = object
+    }
+
+    private func validateChanges(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
+        var failures: [ValidationFailure] = []
+        func collect(_ object: ManagedObject, _ check: () throws -> Void) throws {
+            do {
+                try check()
+            } catch let error as ValidationError {
+                failures += error.failures
+            } catch let error as ObjectError {
+                failures.append(ValidationFailure(objectID: object.objectID, entityName: object.entity.name,
+                                                  key: nil, reason: .custom(error.description)))
+            }
+        }
+        for object in inserted { try collect(object) { try object.validateForInsert() } }
+        for object in updated { try collect(object) { try object.validateForUpdate() } }
+        for object in deleted { try collect(object) { try object.validateForDelete() } }
+        if !failures.isEmpty { throw ValidationError(failures: failures) }
+    }
+
+    /// Writes the changes through the coordinator; returns each object's new committed state
+    /// and the permanent IDs of inserted objects. Nothing in the context changes here.
+    private func saveToStores(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
+    ) throws -> ([ManagedObject: ObjectSnapshot], [ManagedObjectID: ManagedObjectID]) {
+        let mapping = try persistentStoreCoordinator.permanentIDs(for: inserted.map(\.objectID))
+        var request = StoreSaveRequest()
+        var committed: [ManagedObject: ObjectSnapshot] = [:]
+        for object in inserted {
+            let snapshot = object.currentSnapshot(version: 1, mapping: mapping)
+            request.inserted.append(snapshot)
+            committed[object] = snapshot
+        }
+        for object in updated {
+            let read = object.committedSnapshot?.version ?? 1
+            let snapshot = object.currentSnapshot(version: read, mapping: mapping)
+            request.updated.append(snapshot)
+            var after = snapshot
+            after.version = read + 1
+            after.toMany = (object.committedSnapshot?.toMany ?? [:]).merging(snapshot.toMany) { _, new in new }
+            committed[object] = after
+        }
+        for object in deleted {
+            request.deleted.append(.init(objectID: object.objectID, version: object.committedSnapshot?.version ?? 1))
+        }
+        try persistentStoreCoordinator.save(request)
+        return (committed, mapping)
+    }
+
+    /// Pushes the changes into the parent context; returns each object's new committed state.
+    private func push(
+        into parent: ManagedObjectContext,
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
+    ) throws -> [ManagedObject: ObjectSnapshot] {
+        var committed: [ManagedObject: ObjectSnapshot] = [:]
+        for object in inserted where parent.registry[object.objectID] == nil {
+            let copy = persistentStoreCoordinator.objectClass(forEntity: object.entity.name)
+                .init(entity: object.entity, objectID: object.objectID)
+            copy.managedObjectContext = parent
+            copy.isFault = false
+            parent.registry[copy.objectID] = copy
+            parent.insertedObjects.append(copy)
+            parent.pendingChanges.inserted.insert(copy.objectID)
+        }
+        for object in inserted + updated {
+            let target = try parent.existingObject(with: object.objectID)
+            let snapshot = object.currentSnapshot(version: object.committedSnapshot?.version ?? 0)
+            try target.apply(snapshot, transientFrom: object)
+            parent.markUpdated(target)
+            committed[object] = snapshot
+        }
+        for object in deleted {
+            let target = try parent.object(with: object.objectID)
+            if parent.insertedObjects.contains(target) {
+                parent.insertedObjects.remove(target)
+                parent.registry[target.objectID] = nil
+                target.detach()
+            } else if parent.deletedObjects.append(target).inserted {
+                parent.updatedObjects.remove(target)
+                parent.pendingChanges.deleted.insert(target.objectID)
+            }
+        }
+        return committed
+    }
+}
+
+extension ManagedObject {
+    /// Takes over the values of a snapshot (and the transient values of `source`) without
+    /// touching inverses: the snapshot already holds both sides of every changed relationship.
+    func apply(_ snapshot: ObjectSnapshot, transientFrom source: ManagedObject) throws {
+        guard let context = managedObjectContext else { throw ObjectError.objectDeleted(objectID) }
+        try fulfillFault()
+        attributeValues = snapshot.attributes
+        for attribute in entity.attributes where attribute.isTransient {
+            attributeValues[attribute.name] = source.attributeValues[attribute.name]
+        }
+        toOneValues = [:]
+        for (key, id) in snapshot.toOne { toOneValues[key] = try context.object(with: id) }
+        for (key, ids) in snapshot.toMany {
+            _ = try loadedToMany(key)
+            toManyValues[key] = try .init(ids.map { try context.object(with: $0) })
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import OrderedCollections
+
+/// A scratchpad of managed objects: it tracks inserts, changes and deletes, keeps one
+/// instance per object ID (uniquing), fills faults, applies delete rules, validates, and saves
+/// into its parent context or, at the root, through the coordinator into the stores.
+///
+/// A context and its objects are confined: they are not `Sendable`, so the compiler keeps
+/// them on the task, actor or queue that made them. For work on a private queue use
+/// ``BackgroundContext``; for the main thread, the `viewContext` of ``PersistentContainer``.
+///
+/// ```swift
+/// let context = ManagedObjectContext(coordinator: coordinator)
+/// let student = try context.insertNewObject(forEntityName: "Student")
+/// try student.setValue(1, forKey: "id")
+/// try context.save()
+/// ```
+public final class ManagedObjectContext {
+    /// Where a context's work may run.
+    public enum ConcurrencyType: Sendable, Hashable {
+        /// Confined to whoever made it (the compiler checks it, as the context is not `Sendable`).
+        case confined
+        /// The main thread (the view context); checked at run time in debug builds.
+        case mainQueue
+        /// A private serial queue, reached through a ``BackgroundContext``.
+        case privateQueue
+    }
+
+    /// Where this context's work runs.
+    public let concurrencyType: ConcurrencyType
+    /// The coordinator (a child context shares its parent's).
+    public let persistentStoreCoordinator: PersistentStoreCoordinator
+    /// The parent context; nil for a root context, which saves into the stores.
+    public let parent: ManagedObjectContext?
+    /// A name for logs and debugging.
+    public var name: String?
+
+    var registry: [ManagedObjectID: ManagedObject] = [:]
+    /// Objects inserted since the last save.
+    public internal(set) var insertedObjects: OrderedSet<ManagedObject> = []
+    /// Objects changed since the last save.
+    public internal(set) var updatedObjects: OrderedSet<ManagedObject> = []
+    /// Objects deleted since the last save.
+    public internal(set) var deletedObjects: OrderedSet<ManagedObject> = []
+    var pendingChanges = ContextChanges()
+    var changeContinuations: [UUID: AsyncStream<ContextNotification>.Continuation] = [:]
+
+    /// Creates a root context that saves through `coordinator`.
+    public init(coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .confined) {
+        self.persistentStoreCoordinator = coordinator
+        self.parent = nil
+        self.concurrencyType = concurrencyType
+    }
+
+    /// Creates a child context whose saves go into `parent`.
+    public init(parent: ManagedObjectContext) {
+        self.persistentStoreCoordinator = parent.persistentStoreCoordinator
+        self.parent = parent
+        self.concurrencyType = parent.concurrencyType
+    }
+
+    deinit {
+        for object in registry.values { object.detach() }
+        for continuation in changeContinuations.values { continuation.finish() }
+    }
+
+    /// Every object this context holds.
+    public var registeredObjects: Set<ManagedObject> { Set(registry.values) }
+
+    /// Whether anything was inserted, changed or deleted since the last save.
+    public var hasChanges: Bool { !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty }
+
+    var model: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
+
+    // MARK: Inserting
+
+    /// Inserts a new object of `entityName`, with its default values, and returns it (an
+    /// instance of the class registered for the entity, if any).
+    ///
+    /// - Throws: ``ObjectError/unknownEntity(_:)``, ``ObjectError/abstractEntity(_:)``.
+    @discardableResult
+    public func insertNewObject(forEntityName entityName: String) throws -> ManagedObject {
+        checkQueue()
+        guard let entity = model.entitiesByName[entityName] else { throw ObjectError.unknownEntity(entityName) }
+        guard !entity.isAbstract else { throw ObjectError.abstractEntity(entityName) }
+        let type = persistentStoreCoordinator.objectClass(forEntity: entityName)
+        let object = type.init(entity: entity, objectID: .temporary(entityName: entityName))
+        register(inserted: object)
+        return object
+    }
+
+    /// Inserts a new object of a registered subclass.
+    public func insertNewObject<T: ManagedObject>(_ type: T.Type, entityName: String? = nil) throws -> T {
+        let name = entityName ?? T.entityName
+        guard let entity = model.entitiesByName[name] else { throw ObjectError.unknownEntity(name) }
+        guard !entity.isAbstract else { throw ObjectError.abstractEntity(name) }
+        let object = T(entity: entity, objectID: .temporary(entityName: name))
+        register(inserted: object)
+        return object
+    }
+
+    func register(inserted object: ManagedObject) {
+        object.managedObjectContext = self
+        object.isFault = false
+        for attribute in object.entity.attributes {
+            if let value = attribute.defaultValue { object.attributeValues[attribute.name] = value }
+        }
+        registry[object.objectID] = object
+        insertedObjects.append(object)
+        pendingChanges.inserted.insert(object.objectID)
+        object.awakeFromInsert()
+    }
+
+    // MARK: Looking up objects
+
+    /// The object for `objectID`: the registered instance, or a fault that fills on first use
+    /// (no store access until then).
+    ///
+    /// - Throws: ``ObjectError/unknownEntity(_:)`` when the model has no such entity.
+    public func object(with objectID: ManagedObjectID) throws -> ManagedObject {
+        if let object = registry[objectID] { return object }
+        guard let entity = model.entitiesByName[objectID.entityName] else {
+            throw ObjectError.unknownEntity(objectID.entityName)
+        }
+        let type = persistentStoreCoordinator.objectClass(forEntity: entity.name)
+        let object = type.init(entity: entity, objectID: objectID)
+        object.managedObjectContext = self
+        registry[objectID] = object
+        return object
+    }
+
+    /// The object for `objectID`, loaded; throws when no store (or parent) has it.
+    ///
+    /// - Throws: ``ObjectError/objectNotFound(_:)``.
+    public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        if let object = registry[objectID], !object.isFault { return object }
+        let object = try self.object(with: objectID)
+        do {
+            try object.fulfillFault()
+        } catch {
+            if registry[objectID] === object, object.isFault { registry[objectID] = nil }
+            throw error
+        }
+        return object
+    }
+
+    /// The registered object for `objectID`, if this context holds one.
+    public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
+        registry[objectID]
+    }
+
+    // MARK: Faults
+
+    /// Fills a fault from the parent context or the stores.
+    func fulfill(_ object: ManagedObject) throws {
+        checkQueue()
+        guard let snapshot = try sourceSnapshot(for: object.objectID) else {
+            throw ObjectError.objectNotFound(object.objectID)
+        }
+        try object.load(snapshot, in: self)
+    }
+
+    /// The current state of an object as this context's source sees it.
+    func sourceSnapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
+        if let parent { return try parent.snapshotForChild(objectID) }
+        return try persistentStoreCoordinator.snapshot(for: objectID)
+    }
+
+    /// The destinations of a to-many as this context's source sees them.
+    func relatedObjectIDs(of object: ManagedObject, relationship: String) throws -> [ManagedObjectID] {
+        if let parent {
+            let parentObject = try parent.existingObject(with: object.objectID)
+            return try parentObject.loadedToMany(relationship).map(\.objectID)
+        }
+        return try persistentStoreCoordinator.relatedObjectIDs(of: object.objectID, relationship: relationship)
+    }
+
+    /// This context's current state of an object, for a child context.
+    func snapshotForChild(_ objectID: ManagedObjectID) throws -> ObjectSnapshot? {
+        if let object = registry[objectID] {
+            if deletedObjects.contains(object) || object.isInvalidated { return nil }
+            if object.isFault {
+                guard (try? object.fulfillFault()) != nil else { return nil }
+            }
+            var snapshot = object.currentSnapshot(version: object.committedSnapshot?.version ?? 0)
+            for attribute in object.entity.attributes where attribute.isTransient {
+                snapshot.attributes[attribute.name] = object.attributeValues[attribute.name]
+            }
+            return snapshot
+        }
+        return try sourceSnapshot(for: objectID)
+    }
+
+    // MARK: Change tracking
+
+    /// Records that a registered, not inserted object changed.
+    func markUpdated(_ object: ManagedObject) {
+        guard !insertedObjects.contains(object), !deletedObjects.contains(object) else { return }
+        if updatedObjects.append(object).inserted {
+            pendingChanges.updated.insert(object.objectID)
+        }
+    }
+
+    /// In debug builds, checks that a main-queue context is used on the main thread.
+    func checkQueue() {
+        #if DEBUG
+        if concurrencyType == .mainQueue {
+            assert(Thread.isMainThread, "a main-queue context was used off the main thread")
+        }
+        #endif
+    }
+}
+
+@available(*, unavailable, message: "A context is confined to its queue; pass object IDs between contexts.")
+extension ManagedObjectContext: Sendable {}
+
+extension ManagedObject {
+    /// Cuts the object loose from its context, dropping references to other objects.
+    func detach() {
+        attributeValues = [:]
+        toOneValues = [:]
+        toManyValues = [:]
+        unresolvedToMany = [:]
+        isInvalidated = true
+        managedObjectContext = nil
+    }
+}

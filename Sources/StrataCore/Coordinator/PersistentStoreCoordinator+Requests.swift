@@ -1,0 +1,96 @@
+import Foundation
+
+extension PersistentStoreCoordinator {
+    /// Fetches snapshots from every store a request may touch, each store answering for its
+    /// own entities; the caller merges across stores.
+    func fetchSnapshots(_ request: FetchRequest, offset: Int, limit: Int) throws -> [[ObjectSnapshot]] {
+        let entities = try concreteEntities(for: request)
+        return try storesAffected(by: request, entities: entities).map { store, held in
+            try store.fetch(StoreFetchRequest(
+                entityNames: held, predicate: request.predicate, sortDescriptors: request.sortDescriptors,
+                fetchOffset: offset, fetchLimit: limit))
+        }
+    }
+
+    /// Counts across every store a request may touch.
+    func countObjects(_ request: FetchRequest) throws -> Int {
+        let entities = try concreteEntities(for: request)
+        return try storesAffected(by: request, entities: entities).reduce(0) { total, pair in
+            total + (try pair.0.count(StoreFetchRequest(entityNames: pair.1, predicate: request.predicate)))
+        }
+    }
+
+    /// The number of stores a request may touch.
+    func storeCount(for request: FetchRequest) throws -> Int {
+        try storesAffected(by: request, entities: concreteEntities(for: request)).count
+    }
+
+    /// The request's entity and, when asked, every sub-entity; abstract ones left out.
+    func concreteEntities(for request: FetchRequest) throws -> Set<String> {
+        guard managedObjectModel.entitiesByName[request.entityName] != nil else {
+            throw ObjectError.unknownEntity(request.entityName)
+        }
+        let names = request.includesSubentities
+            ? managedObjectModel.entityAndDescendants(of: request.entityName) : [request.entityName]
+        return Set(names.filter { managedObjectModel.entitiesByName[$0]?.isAbstract == false })
+    }
+
+    private func storesAffected(by request: FetchRequest, entities: Set<String>) -> [(any PersistentStore, Set<String>)] {
+        persistentStores.compactMap { store in
+            if let only = request.affectedStoreIdentifiers, !only.contains(store.identifier) { return nil }
+            let held = entities.filter { storeCanHold(store, entity: $0) }
+            return held.isEmpty ? nil : (store, held)
+        }
+    }
+
+    /// The stored snapshot of one object, or nil when no loaded store has it.
+    func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
+        guard let store = persistentStore(of: objectID) else { return nil }
+        return try store.snapshot(for: objectID)
+    }
+
+    /// The stored destinations of a to-many relationship.
+    func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID] {
+        guard let store = persistentStore(of: objectID) else { throw ObjectError.objectNotFound(objectID) }
+        return try store.relatedObjectIDs(of: objectID, relationship: relationship)
+    }
+
+    /// Permanent IDs for temporary ones, from the stores the objects are assigned to.
+    func permanentIDs(for temporaryIDs: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
+        var groups: [String: (store: any PersistentStore, root: String, ids: [ManagedObjectID])] = [:]
+        for id in temporaryIDs where id.isTemporaryID {
+            let store = try assignedStore(forNewObjectOf: id.entityName)
+            let root = managedObjectModel.entitiesByName[id.entityName]?.rootEntityName ?? id.entityName
+            let key = store.identifier + "\u{0}" + root
+            groups[key, default: (store, root, [])].ids.append(id)
+        }
+        var mapping: [ManagedObjectID: ManagedObjectID] = [:]
+        for group in groups.values {
+            let keys = try group.store.allocatePrimaryKeys(rootEntity: group.root, count: group.ids.count)
+            for (id, pk) in zip(group.ids, keys) {
+                mapping[id] = ManagedObjectID(entityName: id.entityName, storeIdentifier: group.store.identifier, primaryKey: pk)
+            }
+        }
+        return mapping
+    }
+
+    /// Sends each store its part of a save. Each store applies its part whole or not at all.
+    func save(_ request: StoreSaveRequest) throws {
+        var parts: [String: StoreSaveRequest] = [:]
+        var order: [any PersistentStore] = []
+        func part(for id: ManagedObjectID) throws -> String {
+            guard let store = persistentStore(of: id) else { throw StoreError.missingObject(id) }
+            if parts[store.identifier] == nil {
+                parts[store.identifier] = StoreSaveRequest()
+                order.append(store)
+            }
+            return store.identifier
+        }
+        for snapshot in request.inserted { parts[try part(for: snapshot.objectID)]!.inserted.append(snapshot) }
+        for snapshot in request.updated { parts[try part(for: snapshot.objectID)]!.updated.append(snapshot) }
+        for deletion in request.deleted { parts[try part(for: deletion.objectID)]!.deleted.append(deletion) }
+        for store in order {
+            if let storePart = parts[store.identifier], !storePart.isEmpty { try store.save(storePart) }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// An attribute of an entity: its name, type and validation rules.
+public struct AttributeDescription: Sendable, Hashable {
+    /// The attribute's name, unique within its entity and its entity's ancestors.
+    public var name: String
+    /// The value type.
+    public var type: AttributeType
+    /// Whether the value may be nil when the object is saved.
+    public var isOptional: Bool
+    /// Whether the value lives only in memory and is never stored.
+    public var isTransient: Bool
+    /// Whether stores should index this attribute.
+    public var isIndexed: Bool
+    /// The value a newly inserted object starts with.
+    public var defaultValue: AttributeValue?
+    /// The smallest allowed value (numbers), length (strings, binary) or seconds since
+    /// 2001-01-01 (dates).
+    public var minimum: Double?
+    /// The largest allowed value, length or date, as for ``minimum``.
+    public var maximum: Double?
+    /// A regular expression a string value must match in full.
+    public var regularExpression: String?
+    /// The name of the ``AttributeValueTransformer`` of a `Transformable` attribute.
+    public var valueTransformerName: String?
+    /// The Swift type name a transformable value has, for generated code.
+    public var valueClassName: String?
+    /// Whether large binary values may be stored beside the store (a hint; part of the hash).
+    public var allowsExternalBinaryDataStorage: Bool
+    /// Whether the value is kept in history after deletion (part of the hash).
+    public var preservesValueInHistoryOnDeletion: Bool
+    /// Free-form user info.
+    public var userInfo: [String: String]
+    /// The attribute's name in an earlier model version, for migration.
+    public var renamingIdentifier: String?
+    /// A string that changes the version hash without changing the schema.
+    public var versionHashModifier: String?
+
+    /// Creates an attribute description.
+    public init(
+        name: String,
+        type: AttributeType,
+        isOptional: Bool = true,
+        isTransient: Bool = false,
+        isIndexed: Bool = false,
+        defaultValue: AttributeValue? = nil,
+        minimum: Double? = nil,
+        maximum: Double? = nil,
+        regularExpression: String? = nil,
+        valueTransformerName: String? = nil,
+        valueClassName: String? = nil,
+        allowsExternalBinaryDataStorage: Bool = false,
+        preservesValueInHistoryOnDeletion: Bool = false,
+        userInfo: [String: String] = [:],
+        renamingIdentifier: String? = nil,
+        versionHashModifier: String? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isTransient = isTransient
+        self.isIndexed = isIndexed
+        self.defaultValue = defaultValue
+        self.minimum = minimum
+        self.maximum = maximum
+        self.regularExpression = regularExpression
+        self.valueTransformerName = valueTransformerName
+        self.valueClassName = valueClassName
+        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
+        self.userInfo = userInfo
+        self.renamingIdentifier = renamingIdentifier
+        self.versionHashModifier = versionHashModifier
+    }
+}

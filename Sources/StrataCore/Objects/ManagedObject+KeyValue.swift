@@ -1,0 +1,152 @@
+import Foundation
+import OrderedCollections
+
+extension ManagedObject {
+    /// The value of a property by name: attributes as their Swift type (`Int16` for
+    /// `Integer 16`, `String`, `Date`, …), a to-one as a ``ManagedObject``, an unordered to-many
+    /// as `Set<ManagedObject>`, an ordered to-many as `[ManagedObject]`, a fetched property as
+    /// `[ManagedObject]`.
+    ///
+    /// - Throws: ``ObjectError/unknownKey(entity:key:)`` for a key the entity does not have,
+    ///   ``ObjectError/objectNotFound(_:)`` when the object's row is gone,
+    ///   ``ObjectError/objectDeleted(_:)`` for an object whose delete was saved.
+    public func value(forKey key: String) throws -> Any? {
+        let property = try propertyDescription(forKey: key)
+        try fulfillFault()
+        switch property {
+        case .attribute(let attribute):
+            return try attributeValues[key].map { try $0.swiftValue(for: attribute, entity: entity.name) }
+        case .relationship(let relationship):
+            guard relationship.isToMany else { return toOneValues[key] }
+            let objects = try loadedToMany(key)
+            return relationship.isOrdered ? Array(objects) : Set(objects)
+        case .fetchedProperty(let fetched):
+            guard let context = managedObjectContext else { throw ObjectError.objectDeleted(objectID) }
+            var request = FetchRequest(entityName: fetched.destinationEntityName)
+            if let format = fetched.predicateFormat {
+                request.predicate = try ObjectPredicate(format: format)
+                    .withSubstitutionVariables(["FETCH_SOURCE": objectID])
+            }
+            return try context.fetch(request)
+        }
+    }
+
+    /// Sets a property by name, checking the value against the property's type.
+    ///
+    /// Integers of any width are accepted where they fit; a relationship takes objects of the
+    /// destination entity from the same context (a to-many takes any sequence of them). Setting
+    /// a relationship updates its inverse at once.
+    ///
+    /// - Throws: ``ObjectError/unknownKey(entity:key:)``,
+    ///   ``ObjectError/wrongValueType(entity:key:expected:found:)``,
+    ///   ``ObjectError/valueOutOfRange(entity:key:value:)``, ``ObjectError/wrongContext(_:)``.
+    public func setValue(_ value: Any?, forKey key: String) throws {
+        let property = try propertyDescription(forKey: key)
+        try fulfillFault()
+        try checkMutable()
+        switch property {
+        case .attribute(let attribute):
+            let stored = try value.map { try AttributeValue.make(from: $0, for: attribute, entity: entity.name) }
+            guard attributeValues[key] != stored else { return }
+            attributeValues[key] = stored
+            markChanged()
+        case .relationship(let relationship):
+            if relationship.isToMany {
+                guard let value else { return try replaceToMany(key, with: []) }
+                guard let elements = KeyPathEvaluator.elements(of: value) else {
+                    throw ObjectError.wrongValueType(entity: entity.name, key: key, expected: nil, found: "\(type(of: value))")
+                }
+                try replaceToMany(key, with: elements.map { try checkedDestination($0, for: relationship) })
+            } else {
+                try setToOne(key, to: value.map { try checkedDestination($0, for: relationship) })
+            }
+        case .fetchedProperty:
+            throw ObjectError.wrongValueType(entity: entity.name, key: key, expected: nil, found: "a fetched property is read-only")
+        }
+    }
+
+    /// Sets several properties, stopping at the first error.
+    public func setValuesForKeys(_ values: [String: Any?]) throws {
+        for key in values.keys.sorted() { try setValue(values[key] ?? nil, forKey: key) }
+    }
+
+    /// The stored form of an attribute, with no conversion (Core Data's `primitiveValue(forKey:)`).
+    public func primitiveValue(forKey key: String) throws -> AttributeValue? {
+        guard case .attribute = try propertyDescription(forKey: key) else {
+            throw ObjectError.wrongValueType(entity: entity.name, key: key, expected: nil, found: "a relationship")
+        }
+        try fulfillFault()
+        return attributeValues[key]
+    }
+
+    /// Sets the stored form of an attribute, checked against its type.
+    public func setPrimitiveValue(_ value: AttributeValue?, forKey key: String) throws {
+        guard case .attribute(let attribute) = try propertyDescription(forKey: key) else {
+            throw ObjectError.wrongValueType(entity: entity.name, key: key, expected: nil, found: "a relationship")
+        }
+        if let value, !value.matches(attribute.type) {
+            throw ObjectError.wrongValueType(entity: entity.name, key: key, expected: attribute.type, found: "\(value)")
+        }
+        try fulfillFault()
+        try checkMutable()
+        guard attributeValues[key] != value else { return }
+        attributeValues[key] = value
+        markChanged()
+    }
+
+    // MARK: Typed access for subclasses
+
+    /// The value of `key` as `T`, or nil when it is nil, of another type, or unreadable.
+    ///
+    /// For the typed properties of subclasses: `var name: String? { get { self[typed: "name"] } }`.
+    public subscript<T>(typed key: String, as type: T.Type = T.self) -> T? {
+        (try? value(forKey: key)) as? T
+    }
+
+    /// Sets `key` from a typed property of a subclass.
+    ///
+    /// The key and type come from the model the subclass was written for, so a failure here is
+    /// a programming error and stops the program; use ``setValue(_:forKey:)`` for values from
+    /// outside.
+    public func setTyped<T>(_ value: T?, forKey key: String) {
+        do {
+            try setValue(value.map { $0 as Any }, forKey: key)
+        } catch {
+            preconditionFailure("\(entity.name).\(key): \(error)")
+        }
+    }
+
+    // MARK: Helpers
+
+    func propertyDescription(forKey key: String) throws -> PropertyDescription {
+        guard let property = entity.propertiesByName[key] else {
+            throw ObjectError.unknownKey(entity: entity.name, key: key)
+        }
+        return property
+    }
+
+    func checkMutable() throws {
+        guard !isInvalidated, managedObjectContext != nil else { throw ObjectError.objectDeleted(objectID) }
+    }
+
+    /// Records that this object changed, in its context.
+    func markChanged() {
+        managedObjectContext?.markUpdated(self)
+    }
+
+    private func checkedDestination(_ value: Any, for relationship: RelationshipDescription) throws -> ManagedObject {
+        guard let object = value as? ManagedObject else {
+            throw ObjectError.wrongValueType(entity: entity.name, key: relationship.name, expected: nil, found: "\(type(of: value))")
+        }
+        guard object.managedObjectContext === managedObjectContext, managedObjectContext != nil else {
+            throw ObjectError.wrongContext(object.objectID)
+        }
+        let model = managedObjectContext?.persistentStoreCoordinator.managedObjectModel
+        guard model?.entity(object.entity.name, isKindOf: relationship.destinationEntityName) == true else {
+            throw ObjectError.wrongValueType(
+                entity: entity.name, key: relationship.name, expected: nil,
+                found: "an object of entity \(object.entity.name), not \(relationship.destinationEntityName)")
+        }
+        return object
+    }
+}

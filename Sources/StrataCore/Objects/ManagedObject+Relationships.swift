@@ -1,0 +1,147 @@
+import OrderedCollections
+
+extension ManagedObject {
+    /// Adds `object` to the to-many relationship `key` (at the end of an ordered one),
+    /// updating the inverse.
+    ///
+    /// - Throws: as ``setValue(_:forKey:)``.
+    public func add(_ object: ManagedObject, to key: String) throws {
+        let relationship = try toManyRelationship(key)
+        try checkMutable()
+        var current = try loadedToMany(key)
+        guard !current.contains(object) else { return }
+        current.append(object)
+        try setValue(Array(current), forKey: relationship.name)
+    }
+
+    /// Inserts `object` at `index` of the ordered to-many relationship `key`.
+    public func insert(_ object: ManagedObject, at index: Int, in key: String) throws {
+        let relationship = try toManyRelationship(key)
+        var current = Array(try loadedToMany(key))
+        current.removeAll { $0 === object }
+        current.insert(object, at: max(0, min(index, current.count)))
+        try setValue(current, forKey: relationship.name)
+    }
+
+    /// Removes `object` from the to-many relationship `key`, updating the inverse.
+    public func remove(_ object: ManagedObject, from key: String) throws {
+        let relationship = try toManyRelationship(key)
+        var current = try loadedToMany(key)
+        guard current.remove(object) != nil else { return }
+        try setValue(Array(current), forKey: relationship.name)
+    }
+
+    private func toManyRelationship(_ key: String) throws -> RelationshipDescription {
+        guard case .relationship(let relationship) = try propertyDescription(forKey: key), relationship.isToMany else {
+            throw ObjectError.wrongValueType(entity: entity.name, key: key, expected: nil, found: "not a to-many relationship")
+        }
+        return relationship
+    }
+
+    // MARK: Inverse maintenance
+
+    /// The inverse of relationship `key`, if it has one.
+    func inverse(of key: String) -> RelationshipDescription? {
+        guard let relationship = entity.relationship(named: key), let inverseName = relationship.inverseName else { return nil }
+        let model = managedObjectContext?.persistentStoreCoordinator.managedObjectModel
+        return model?.entitiesByName[relationship.destinationEntityName]?.relationship(named: inverseName)
+    }
+
+    /// Sets a to-one and keeps the inverse side consistent.
+    func setToOne(_ key: String, to destination: ManagedObject?) throws {
+        let old = toOneValues[key]
+        guard old !== destination else { return }
+        let inverse = inverse(of: key)
+        if let old, let inverse { try old.unlink(self, from: inverse) }
+        try primitiveSetToOne(key, destination)
+        if let destination, let inverse { try destination.link(self, into: inverse, reverseKey: key) }
+    }
+
+    /// Replaces the destinations of a to-many and keeps every inverse consistent.
+    func replaceToMany(_ key: String, with destinations: [ManagedObject]) throws {
+        let old = try loadedToMany(key)
+        let new = OrderedSet(destinations)
+        guard old != new else { return }
+        let inverse = inverse(of: key)
+        if let inverse {
+            for removed in old where !new.contains(removed) { try removed.unlink(self, from: inverse) }
+        }
+        try primitiveSetToMany(key, new)
+        if let inverse {
+            for added in new where !old.contains(added) { try added.link(self, into: inverse, reverseKey: key) }
+        }
+    }
+
+    /// Makes `source` a destination of this object's relationship `inverse` (whose own inverse,
+    /// on `source`, is `reverseKey`).
+    private func link(_ source: ManagedObject, into inverse: RelationshipDescription, reverseKey: String) throws {
+        try fulfillFault()
+        if inverse.isToMany {
+            var set = try loadedToMany(inverse.name)
+            if set.append(source).inserted { try primitiveSetToMany(inverse.name, set) }
+        } else {
+            // A one-to-one or many-to-one: the previous source loses this object.
+            if let previous = toOneValues[inverse.name], previous !== source {
+                try previous.fulfillFault()
+                if previous.entity.relationship(named: reverseKey)?.isToMany == true {
+                    var set = try previous.loadedToMany(reverseKey)
+                    if set.remove(self) != nil { try previous.primitiveSetToMany(reverseKey, set) }
+                } else if previous.toOneValues[reverseKey] === self {
+                    try previous.primitiveSetToOne(reverseKey, nil)
+                }
+            }
+            try primitiveSetToOne(inverse.name, source)
+        }
+    }
+
+    /// Removes `source` from this object's relationship `inverse`.
+    func unlink(_ source: ManagedObject, from inverse: RelationshipDescription) throws {
+        try fulfillFault()
+        if inverse.isToMany {
+            var set = try loadedToMany(inverse.name)
+            if set.remove(source) != nil { try primitiveSetToMany(inverse.name, set) }
+        } else if toOneValues[inverse.name] === source {
+            try primitiveSetToOne(inverse.name, nil)
+        }
+    }
+
+    func primitiveSetToOne(_ key: String, _ destination: ManagedObject?) throws {
+        try fulfillFault()
+        guard toOneValues[key] !== destination else { return }
+        toOneValues[key] = destination
+        markChanged()
+    }
+
+    func primitiveSetToMany(_ key: String, _ destinations: OrderedSet<ManagedObject>) throws {
+        try fulfillFault()
+        _ = try loadedToMany(key)
+        toManyValues[key] = destinations
+        markChanged()
+    }
+
+    /// The destinations of a to-many, loading them (as faults) on first use.
+    func loadedToMany(_ key: String) throws -> OrderedSet<ManagedObject> {
+        try fulfillFault()
+        if let loaded = toManyValues[key] { return loaded }
+        guard let context = managedObjectContext else { throw ObjectError.objectDeleted(objectID) }
+        let ids: [ManagedObjectID]
+        if let known = unresolvedToMany.removeValue(forKey: key) {
+            ids = known
+        } else if committedSnapshot == nil {
+            ids = []
+        } else {
+            ids = try context.relatedObjectIDs(of: self, relationship: key)
+            committedSnapshot?.toMany[key] = ids
+        }
+        let objects = try OrderedSet(ids.map { try context.object(with: $0) })
+        toManyValues[key] = objects
+        return objects
+    }
+
+    /// The current destinations of any relationship, as a list.
+    func destinations(of relationship: RelationshipDescription) throws -> [ManagedObject] {
+        try fulfillFault()
+        if relationship.isToMany { return Array(try loadedToMany(relationship.name)) }
+        return toOneValues[relationship.name].map { [$0] } ?? []
+    }
+}

@@ -1,0 +1,111 @@
+import OrderedCollections
+
+extension ManagedObject {
+    /// Loads the object's values if it is a fault.
+    ///
+    /// - Throws: ``ObjectError/objectNotFound(_:)`` when the store no longer has the object,
+    ///   ``ObjectError/objectDeleted(_:)`` when its delete was saved or its context is gone.
+    public func fulfillFault() throws {
+        guard isFault else { return }
+        guard !isInvalidated, let context = managedObjectContext else { throw ObjectError.objectDeleted(objectID) }
+        try context.fulfill(self)
+    }
+
+    /// Fills the object from a stored snapshot.
+    func load(_ snapshot: ObjectSnapshot, in context: ManagedObjectContext) throws {
+        attributeValues = snapshot.attributes
+        toOneValues = [:]
+        for (key, id) in snapshot.toOne {
+            toOneValues[key] = try context.object(with: id)
+        }
+        toManyValues = [:]
+        unresolvedToMany = snapshot.toMany
+        committedSnapshot = snapshot
+        isFault = false
+        awakeFromFetch()
+    }
+
+    /// Drops the loaded values; the next access loads them again.
+    func turnIntoFault() {
+        attributeValues = [:]
+        toOneValues = [:]
+        toManyValues = [:]
+        unresolvedToMany = [:]
+        committedSnapshot = nil
+        isFault = true
+        didTurnIntoFault()
+    }
+
+    /// The object's current state as a snapshot, IDs mapped through `mapping`.
+    func currentSnapshot(version: Int64, mapping: [ManagedObjectID: ManagedObjectID] = [:]) -> ObjectSnapshot {
+        func mapped(_ id: ManagedObjectID) -> ManagedObjectID { mapping[id] ?? id }
+        var snapshot = ObjectSnapshot(objectID: mapped(objectID), version: version)
+        for attribute in entity.attributes where !attribute.isTransient {
+            if let value = attributeValues[attribute.name] { snapshot.attributes[attribute.name] = value }
+        }
+        for relationship in entity.relationships where !relationship.isTransient {
+            if relationship.isToMany {
+                if let loaded = toManyValues[relationship.name] {
+                    snapshot.toMany[relationship.name] = loaded.map { mapped($0.objectID) }
+                } else if let known = unresolvedToMany[relationship.name] {
+                    snapshot.toMany[relationship.name] = known.map(mapped)
+                } else if committedSnapshot == nil {
+                    snapshot.toMany[relationship.name] = []
+                }
+            } else if let destination = toOneValues[relationship.name] {
+                snapshot.toOne[relationship.name] = mapped(destination.objectID)
+            }
+        }
+        return snapshot
+    }
+
+    /// The properties whose values differ from the last saved state, with their new values
+    /// (nil for a value that was cleared). An inserted object reports every value it has.
+    public func changedValues() -> [String: Any?] {
+        guard !isFault else { return [:] }
+        let now = currentSnapshot(version: 0)
+        let before = committedSnapshot ?? ObjectSnapshot(objectID: objectID)
+        var changes: [String: Any?] = [:]
+        for attribute in entity.attributes where !attribute.isTransient {
+            let key = attribute.name
+            guard now.attributes[key] != before.attributes[key] else { continue }
+            changes[key] = try? value(forKey: key)
+        }
+        for relationship in entity.relationships where !relationship.isTransient {
+            let key = relationship.name
+            if relationship.isToMany {
+                guard let current = now.toMany[key] else { continue }
+                let previous = before.toMany[key] ?? []
+                let differs = relationship.isOrdered ? current != previous : Set(current) != Set(previous)
+                if differs, !(current.isEmpty && committedSnapshot == nil) { changes[key] = try? value(forKey: key) }
+            } else if now.toOne[key] != before.toOne[key] {
+                changes[key] = toOneValues[key]
+            }
+        }
+        return changes
+    }
+
+    /// The last saved values of `keys` (every property when nil); empty for an inserted object.
+    public func committedValues(forKeys keys: [String]? = nil) throws -> [String: Any?] {
+        try fulfillFault()
+        guard let committed = committedSnapshot, let context = managedObjectContext else { return [:] }
+        var values: [String: Any?] = [:]
+        for key in keys ?? entity.properties.filter({ !$0.isTransient }).map(\.name) {
+            switch try propertyDescription(forKey: key) {
+            case .attribute(let attribute):
+                values[key] = try committed.attributes[key].map { try $0.swiftValue(for: attribute, entity: entity.name) }
+            case .relationship(let relationship):
+                if relationship.isToMany {
+                    let ids = try committed.toMany[key] ?? context.relatedObjectIDs(of: self, relationship: key)
+                    let objects = try ids.map { try context.object(with: $0) }
+                    values[key] = relationship.isOrdered ? objects as Any : Set(objects) as Any
+                } else {
+                    values[key] = try committed.toOne[key].map { try context.object(with: $0) }
+                }
+            case .fetchedProperty:
+                continue
+            }
+        }
+        return values
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+extension ManagedObject {
+    /// The model's rules for `key`, as a thrown ``ValidationError``.
+    func validateAgainstModel(forKey key: String) throws {
+        let failures = try modelFailures(forKey: key)
+        if !failures.isEmpty { throw ValidationError(failures: failures) }
+    }
+
+    /// The `deny` delete rules, as a thrown ``ValidationError``.
+    func validateDeleteRules() throws {
+        var failures: [ValidationFailure] = []
+        for relationship in entity.relationships where relationship.deleteRule == .deny {
+            let remaining = try destinations(of: relationship).filter { !$0.isDeleted && !$0.isInvalidated }
+            if !remaining.isEmpty {
+                failures.append(failure(relationship.name, .deleteDenied(destinationCount: remaining.count)))
+            }
+        }
+        if !failures.isEmpty { throw ValidationError(failures: failures) }
+    }
+
+    /// Runs ``validateValue(_:forKey:)`` on every property, gathering every failure.
+    func validateAllProperties() throws {
+        var failures: [ValidationFailure] = []
+        for property in entity.properties {
+            if case .fetchedProperty = property { continue }
+            do {
+                let value: Any? = switch property {
+                case .relationship(let r) where r.isToMany: try loadedToMany(r.name).map { $0 }
+                default: try value(forKey: property.name)
+                }
+                try validateValue(value, forKey: property.name)
+            } catch let error as ValidationError {
+                failures += error.failures
+            }
+        }
+        if !failures.isEmpty { throw ValidationError(failures: failures) }
+    }
+
+    private func failure(_ key: String?, _ reason: ValidationFailure.Reason) -> ValidationFailure {
+        ValidationFailure(objectID: objectID, entityName: entity.name, key: key, reason: reason)
+    }
+
+    /// The model's rules for one key, applied to the current value.
+    private func modelFailures(forKey key: String) throws -> [ValidationFailure] {
+        switch try propertyDescription(forKey: key) {
+        case .attribute(let attribute):
+            guard let value = attributeValues[key] else {
+                return attribute.isOptional ? [] : [failure(key, .missingMandatoryProperty)]
+            }
+            return attributeFailures(value, attribute)
+        case .relationship(let relationship):
+            if relationship.isToMany {
+                let count = try loadedToMany(key).count
+                var failures: [ValidationFailure] = []
+                if count < relationship.minCount, !(relationship.isOptional && count == 0) {
+                    failures.append(failure(key, .tooFewObjects(minimum: relationship.minCount, count: count)))
+                }
+                if relationship.maxCount > 0, count > relationship.maxCount {
+                    failures.append(failure(key, .tooManyObjects(maximum: relationship.maxCount, count: count)))
+                }
+                return failures
+            }
+            return toOneValues[key] == nil && !relationship.isOptional ? [failure(key, .missingMandatoryProperty)] : []
+        case .fetchedProperty:
+            return []
+        }
+    }
+
+    private func attributeFailures(_ value: AttributeValue, _ attribute: AttributeDescription) -> [ValidationFailure] {
+        let key = attribute.name
+        var failures: [ValidationFailure] = []
+        let measure: Double?
+        let isLength: Bool
+        switch value {
+        case .string(let s): measure = Double(s.count); isLength = true
+        case .binary(let d) where attribute.type == .binaryData: measure = Double(d.count); isLength = true
+        case .date(let d): measure = d.timeIntervalSinceReferenceDate; isLength = false
+        default: measure = PredicateValue(value).doubleValue; isLength = false
+        }
+        if let measure {
+            if let minimum = attribute.minimum, measure < minimum {
+                failures.append(failure(key, isLength ? .tooShort(minimumLength: minimum) : .tooSmall(minimum: minimum)))
+            }
+            if let maximum = attribute.maximum, measure > maximum {
+                failures.append(failure(key, isLength ? .tooLong(maximumLength: maximum) : .tooLarge(maximum: maximum)))
+            }
+        }
+        if let pattern = attribute.regularExpression, case .string(let s) = value,
+           (try? RegularExpressionCache.fullMatch(pattern, s)) != true {
+            failures.append(failure(key, .patternMismatch(pattern: pattern)))
+        }
+        return failures
+    }
+}

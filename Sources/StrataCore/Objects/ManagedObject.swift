@@ -1,0 +1,117 @@
+import Foundation
+import OrderedCollections
+
+/// An object of the graph: an instance of an entity, living in one context.
+///
+/// Read and write properties by name (`value(forKey:)`, `setValue(_:forKey:)`), by key path,
+/// or through the typed properties of a subclass registered for the entity. An object is a
+/// fault until first used; it fills itself from its store on first access.
+///
+/// Objects are confined to their context: they are not `Sendable`. Pass
+/// ``objectID`` between contexts instead.
+open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomStringConvertible {
+    /// The object's ID; temporary until the first save.
+    public internal(set) var objectID: ManagedObjectID
+    /// The object's entity.
+    public let entity: EntityDescription
+    /// The context the object lives in; nil once deleted and saved, or after a reset.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Whether the object's values have not been loaded yet.
+    public internal(set) var isFault: Bool = true
+    /// Whether the object was deleted and that delete was saved or the context was reset.
+    var isInvalidated = false
+
+    var attributeValues: [String: AttributeValue] = [:]
+    var toOneValues: [String: ManagedObject] = [:]
+    var toManyValues: [String: OrderedSet<ManagedObject>] = [:]
+    var unresolvedToMany: [String: [ManagedObjectID]] = [:]
+    /// The last saved state the object knows; nil for an inserted object.
+    var committedSnapshot: ObjectSnapshot?
+
+    /// Creates an object of `entity` with `objectID`. Contexts call this; to make a new object
+    /// use ``ManagedObjectContext/insertNewObject(forEntityName:)`` or ``init(context:)``.
+    public required init(entity: EntityDescription, objectID: ManagedObjectID) {
+        self.entity = entity
+        self.objectID = objectID
+    }
+
+    /// The entity name a subclass stands for; by default the class's own name.
+    open class var entityName: String { String(describing: self) }
+
+    /// Inserts a new object of this class's entity (``entityName``) into `context`.
+    ///
+    /// - Throws: ``ObjectError/unknownEntity(_:)`` or ``ObjectError/abstractEntity(_:)``.
+    public convenience init(context: ManagedObjectContext) throws {
+        let model = context.persistentStoreCoordinator.managedObjectModel
+        let name = Self.entityName
+        guard let entity = model.entitiesByName[name] else { throw ObjectError.unknownEntity(name) }
+        guard !entity.isAbstract else { throw ObjectError.abstractEntity(name) }
+        self.init(entity: entity, objectID: .temporary(entityName: name))
+        context.register(inserted: self)
+    }
+
+    // MARK: State
+
+    /// Whether the object was inserted and not yet saved.
+    public var isInserted: Bool { managedObjectContext?.insertedObjects.contains(self) ?? false }
+    /// Whether the object has unsaved changes.
+    public var isUpdated: Bool { managedObjectContext?.updatedObjects.contains(self) ?? false }
+    /// Whether the object was deleted and the delete is not yet saved.
+    public var isDeleted: Bool { managedObjectContext?.deletedObjects.contains(self) ?? false }
+    /// Whether the object was inserted, changed or deleted since the last save.
+    public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
+
+    // MARK: Lifecycle hooks
+
+    /// Called once, when the object is first inserted. Set initial values here.
+    open func awakeFromInsert() {}
+    /// Called when the object's values are loaded from its store.
+    open func awakeFromFetch() {}
+    /// Called before the object's changes are saved.
+    open func willSave() {}
+    /// Called after the object's changes were saved.
+    open func didSave() {}
+    /// Called when the object is deleted, before delete rules apply.
+    open func prepareForDeletion() {}
+    /// Called after the object turned back into a fault.
+    open func didTurnIntoFault() {}
+
+    // MARK: Validation (the model's rules are in ManagedObject+Validation.swift)
+
+    /// Checks one property's value against the model's rules: required, range, length,
+    /// regular expression, relationship counts. Override to add rules of your own, call
+    /// `super`, and throw a ``ValidationError``.
+    open func validateValue(_ value: Any?, forKey key: String) throws {
+        try validateAgainstModel(forKey: key)
+    }
+
+    /// Checks every property before an insert is saved.
+    open func validateForInsert() throws { try validateAllProperties() }
+
+    /// Checks every property before an update is saved.
+    open func validateForUpdate() throws { try validateAllProperties() }
+
+    /// Checks that delete rules allow the delete (`deny` with destinations left fails).
+    open func validateForDelete() throws { try validateDeleteRules() }
+
+    // MARK: Identity
+
+    /// Objects are equal only to themselves.
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+
+    /// Hashes the object's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// The entity, the ID and, unless a fault, the attribute values.
+    open var description: String {
+        guard !isFault else { return "<\(entity.name) \(objectID)> (fault)" }
+        let values = entity.attributes.map { attribute in
+            "\(attribute.name) = \(attributeValues[attribute.name].map { "\($0.untypedSwiftValue)" } ?? "nil")"
+        }
+        return "<\(entity.name) \(objectID)> { \(values.joined(separator: "; ")) }"
+    }
+}
+
+@available(*, unavailable, message: "A managed object is confined to its context; pass its objectID instead.")
+extension ManagedObject: Sendable {}

@@ -1,0 +1,32 @@
+/// The stored state of one object: what a store keeps and hands out, and what a save sends.
+///
+/// Attributes and to-one relationships that are nil are absent. A to-many relationship that is
+/// absent has not been loaded (an incremental store answers it on demand); an empty array means
+/// no destinations.
+public struct ObjectSnapshot: Sendable, Hashable {
+    /// The object's ID.
+    public var objectID: ManagedObjectID
+    /// The optimistic-locking version, raised by every save of the object.
+    public var version: Int64
+    /// Non-nil attribute values by name.
+    public var attributes: [String: AttributeValue]
+    /// Non-nil to-one destinations by relationship name.
+    public var toOne: [String: ManagedObjectID]
+    /// To-many destinations by relationship name, in order for ordered relationships.
+    public var toMany: [String: [ManagedObjectID]]
+
+    /// Creates a snapshot.
+    public init(
+        objectID: ManagedObjectID,
+        version: Int64 = 1,
+        attributes: [String: AttributeValue] = [:],
+        toOne: [String: ManagedObjectID] = [:],
+        toMany: [String: [ManagedObjectID]] = [:]
+    ) {
+        self.objectID = objectID
+        self.version = version
+        self.attributes = attributes
+        self.toOne = toOne
+        self.toMany = toMany
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Synchronization
+
+/// A store that holds its whole object graph in memory and writes it whole on every save:
+/// the base of the in-memory, XML and binary stores.
+///
+/// A file format plugs in through ``AtomicStoreFormat``; without one the store is purely in
+/// memory. A save is checked (merge conflicts, duplicate and missing objects) and written before
+/// the in-memory image changes, so a failed save leaves the store as it was.
+public final class AtomicStore: PersistentStore {
+    public let type: StoreType
+    public let url: URL?
+    public let configurationName: String?
+    public let model: ManagedObjectModel
+    private let format: (any AtomicStoreFormat)?
+    private let image: Mutex<StoreImage>
+
+    /// Opens the store at `description.url` with `format`, or creates it (writing an empty file)
+    /// when the file does not exist.
+    ///
+    /// - Throws: what the format throws for a damaged file, or
+    ///   ``StoreError/incompatibleModel(file:entities:)`` when the file's version hashes differ.
+    public init(description: StoreDescription, format: (any AtomicStoreFormat)?) throws {
+        self.type = description.type
+        self.url = description.url
+        self.configurationName = description.configurationName
+        self.model = description.model
+        self.format = format
+        var loaded: StoreImage
+        if let format, let url = description.url, FileManager.default.fileExists(atPath: url.path) {
+            loaded = try format.read(from: url, model: description.model)
+            try Self.checkCompatibility(loaded, model: description.model, file: url.path)
+        } else {
+            loaded = StoreImage.empty(type: description.type, model: description.model)
+            if let format, let url = description.url { try format.write(loaded, to: url, model: description.model) }
+        }
+        loaded.stampMetadata(type: description.type, model: description.model)
+        self.image = Mutex(loaded)
+    }
+
+    private static func checkCompatibility(_ image: StoreImage, model: ManagedObjectModel, file: String) throws {
+        guard let stored = image.metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue else { return }
+        let hashes = stored.compactMapValues(\.dataValue)
+        guard !model.isCompatible(withVersionHashes: hashes) else { return }
+        let names = Set(hashes.keys).union(model.entityVersionHashesByName.keys)
+            .filter { hashes[$0] != model.entityVersionHashesByName[$0] }.sorted()
+        throw StoreError.incompatibleModel(file: file, entities: names)
+    }
+
+    /// A copy of everything the store holds.
+    public var currentImage: StoreImage { image.withLock { $0 } }
+
+    public var identifier: String { image.withLock { $0.identifier } }
+
+    public var metadata: [String: PropertyListValue] { image.withLock { $0.metadata } }
+
+    public func setMetadata(_ metadata: [String: PropertyListValue]) throws {
+        image.withLock { image in
+            image.metadata = metadata
+            image.stampMetadata(type: type, model: model)
+        }
+    }
+
+    public func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot] {
+        let objects = image.withLock { $0.objects }
+        var matches = objects.values.filter { request.entityNames.contains($0.objectID.entityName) }
+        if let predicate = request.predicate {
+            matches = try matches.filter { try predicate.evaluate(with: SnapshotView(snapshot: $0, objects: objects, model: model)) }
+        }
+        matches.sort { ($0.objectID.entityName, $0.objectID.primaryKey ?? 0) < ($1.objectID.entityName, $1.objectID.primaryKey ?? 0) }
+        if !request.sortDescriptors.isEmpty {
+            matches = try request.sortDescriptors.sorted(matches) { SnapshotView(snapshot: $0, objects: objects, model: model) }
+        }
+        let start = min(request.fetchOffset, matches.count)
+        let end = request.fetchLimit > 0 ? min(start + request.fetchLimit, matches.count) : matches.count
+        return Array(matches[start..<end])
+    }
+
+    public func count(_ request: StoreFetchRequest) throws -> Int {
+        var unranged = request
+        unranged.fetchLimit = 0
+        unranged.fetchOffset = 0
+        unranged.sortDescriptors = []
+        let total = try fetch(unranged).count - request.fetchOffset
+        return max(0, request.fetchLimit > 0 ? min(total, request.fetchLimit) : total)
+    }
+
+    public func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
+        image.withLock { $0.objects[objectID] }
+    }
+
+    public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID] {
+        image.withLock { $0.objects[objectID]?.toMany[relationship] ?? [] }
+    }
+
+    public func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64] {
+        image.withLock { image in
+            let first = image.nextPrimaryKeys[rootEntity] ?? 1
+            image.nextPrimaryKeys[rootEntity] = first + Int64(count)
+            return (0..<Int64(count)).map { first + $0 }
+        }
+    }
+
+    public func save(_ request: StoreSaveRequest) throws {
+        try image.withLock { image in
+            var next = image
+            try apply(request, to: &next)
+            if let format, let url { try format.write(next, to: url, model: model) }
+            image = next
+        }
+    }
+
+    /// Applies a save to an image, or throws and leaves it unchanged.
+    private func apply(_ request: StoreSaveRequest, to image: inout StoreImage) throws {
+        var conflicts: [MergeConflict] = []
+        for snapshot in request.updated {
+            let current = image.objects[snapshot.objectID]
+            if current?.version != snapshot.version {
+                conflicts.append(MergeConflict(objectID: snapshot.objectID, cachedVersion: snapshot.version,
+                                               databaseVersion: current?.version, databaseSnapshot: current,
+                                               objectSnapshot: snapshot))
+            }
+        }
+        for deletion in request.deleted {
+            let current = image.objects[deletion.objectID]
+            if current?.version != deletion.version {
+                conflicts.append(MergeConflict(objectID: deletion.objectID, cachedVersion: deletion.version,
+                                               databaseVersion: current?.version, databaseSnapshot: current,
+                                               objectSnapshot: nil))
+            }
+        }
+        guard conflicts.isEmpty else { throw StoreError.mergeConflict(conflicts) }
+        for snapshot in request.inserted {
+            guard image.objects[snapshot.objectID] == nil else { throw StoreError.duplicateObject(snapshot.objectID) }
+            image.objects[snapshot.objectID] = snapshot
+            if let pk = snapshot.objectID.primaryKey {
+                let root = model.entitiesByName[snapshot.objectID.entityName]?.rootEntityName ?? snapshot.objectID.entityName
+                image.nextPrimaryKeys[root] = max(image.nextPrimaryKeys[root] ?? 1, pk + 1)
+            }
+        }
+        for snapshot in request.updated {
+            guard let current = image.objects[snapshot.objectID] else { throw StoreError.missingObject(snapshot.objectID) }
+            var merged = snapshot
+            merged.version = current.version + 1
+            merged.toMany = current.toMany.merging(snapshot.toMany) { _, new in new }
+            image.objects[snapshot.objectID] = merged
+        }
+        for deletion in request.deleted {
+            image.objects[deletion.objectID] = nil
+        }
+    }
+}
+
+/// The in-memory store: an ``AtomicStore`` with no file. The test double for your own tests.
+public enum InMemoryStore {
+    /// Makes an in-memory store.
+    public static func make(_ description: StoreDescription) throws -> AtomicStore {
+        try AtomicStore(description: description, format: nil)
+    }
+}

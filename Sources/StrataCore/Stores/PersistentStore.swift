@@ -1,0 +1,95 @@
+import Foundation
+
+/// A place objects are kept: what every store type (SQLite, XML, binary, in-memory, or one of
+/// your own) implements, and all the coordinator needs.
+///
+/// Stores are `Sendable` and thread-safe. They speak in ``ObjectSnapshot``s and
+/// ``ManagedObjectID``s, never in managed objects.
+public protocol PersistentStore: AnyObject, Sendable {
+    /// The store's UUID, recorded in its file; part of every object URI.
+    var identifier: String { get }
+    /// The store's type.
+    var type: StoreType { get }
+    /// The store's file, if it has one.
+    var url: URL? { get }
+    /// The configuration whose entities the store holds (nil: every entity).
+    var configurationName: String? { get }
+    /// The model the store was opened with.
+    var model: ManagedObjectModel { get }
+    /// The store's metadata (UUID, type, version hashes and anything a program added).
+    var metadata: [String: PropertyListValue] { get }
+
+    /// Replaces the program-defined metadata; written with the next save.
+    func setMetadata(_ metadata: [String: PropertyListValue]) throws
+    /// The snapshots of the objects a request matches, ordered and ranged as it asks.
+    func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot]
+    /// How many objects a request matches.
+    func count(_ request: StoreFetchRequest) throws -> Int
+    /// The snapshot of one object, or nil when the store has no such object.
+    func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot?
+    /// The destinations of a to-many relationship of one object, in order.
+    func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID]
+    /// Reserves `count` new primary keys for objects under the inheritance root `rootEntity`.
+    func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64]
+    /// Applies a save whole, or throws and changes nothing.
+    func save(_ request: StoreSaveRequest) throws
+}
+
+/// What a store is asked to fetch: concrete entities, a condition, an order and a range.
+public struct StoreFetchRequest: Sendable, Hashable {
+    /// The entities whose objects match (a requested entity and, usually, its sub-entities).
+    public var entityNames: Set<String>
+    /// The condition; nil matches every object.
+    public var predicate: ObjectPredicate?
+    /// The order.
+    public var sortDescriptors: [ObjectSortDescriptor]
+    /// How many to skip.
+    public var fetchOffset: Int
+    /// The most to return; 0 means no limit.
+    public var fetchLimit: Int
+
+    /// Creates a store request.
+    public init(entityNames: Set<String>, predicate: ObjectPredicate? = nil,
+                sortDescriptors: [ObjectSortDescriptor] = [], fetchOffset: Int = 0, fetchLimit: Int = 0) {
+        self.entityNames = entityNames
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.fetchOffset = fetchOffset
+        self.fetchLimit = fetchLimit
+    }
+}
+
+/// One save for one store: new objects, changed objects and deleted objects.
+public struct StoreSaveRequest: Sendable, Hashable {
+    /// New objects with their permanent IDs.
+    public var inserted: [ObjectSnapshot]
+    /// Changed objects. `version` is the version the saver read; the store raises a merge
+    /// conflict if it has moved on. A to-many absent from the snapshot is unchanged.
+    public var updated: [ObjectSnapshot]
+    /// Deleted objects with the version the saver read.
+    public var deleted: [DeletedObject]
+
+    /// A deleted object and the version its deleter saw.
+    public struct DeletedObject: Sendable, Hashable {
+        /// The object's ID.
+        public var objectID: ManagedObjectID
+        /// The version the deleter read.
+        public var version: Int64
+
+        /// Creates a deletion.
+        public init(objectID: ManagedObjectID, version: Int64) {
+            self.objectID = objectID
+            self.version = version
+        }
+    }
+
+    /// Creates a save request.
+    public init(inserted: [ObjectSnapshot] = [], updated: [ObjectSnapshot] = [], deleted: [DeletedObject] = []) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    /// Whether the request changes nothing.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}

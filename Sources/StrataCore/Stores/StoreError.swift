@@ -1,0 +1,76 @@
+import Foundation
+
+/// Why a store or the coordinator refused an operation.
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No store type is registered under the name.
+    case unknownStoreType(String)
+    /// No loaded store can hold objects of the entity.
+    case noStoreForEntity(String)
+    /// The store is not loaded in this coordinator.
+    case storeNotLoaded(String)
+    /// A store with the same UUID or file is already loaded.
+    case storeAlreadyLoaded(String)
+    /// The configuration is not in the model.
+    case unknownConfiguration(String)
+    /// The store's data changed since the saver read it.
+    case mergeConflict([MergeConflict])
+    /// A save would insert an object whose ID the store already holds.
+    case duplicateObject(ManagedObjectID)
+    /// A save would change or delete an object the store does not hold.
+    case missingObject(ManagedObjectID)
+    /// Reading or writing the store's file failed.
+    case io(file: String, operation: String, reason: String)
+    /// The store's file is damaged or not of the expected format.
+    case corruptStore(file: String, offset: Int?, reason: String)
+    /// The store was written with a model whose version hashes differ.
+    case incompatibleModel(file: String, entities: [String])
+
+    /// One line that says what failed and where.
+    public var description: String {
+        switch self {
+        case .unknownStoreType(let name): "no store type is registered under the name '\(name)'"
+        case .noStoreForEntity(let entity): "no loaded store can hold objects of entity '\(entity)'"
+        case .storeNotLoaded(let id): "store \(id) is not loaded in this coordinator"
+        case .storeAlreadyLoaded(let id): "store \(id) is already loaded"
+        case .unknownConfiguration(let name): "the model has no configuration '\(name)'"
+        case .mergeConflict(let conflicts):
+            "merge conflict on \(conflicts.count) object(s): " + conflicts.map(\.description).joined(separator: "; ")
+        case .duplicateObject(let id): "the store already holds \(id)"
+        case .missingObject(let id): "the store holds no object \(id)"
+        case let .io(file, operation, reason): "\(file): \(operation) failed: \(reason)"
+        case let .corruptStore(file, offset, reason):
+            "\(file)\(offset.map { " at offset \($0)" } ?? ""): \(reason)"
+        case let .incompatibleModel(file, entities):
+            "\(file): written with another model version (entities \(entities.joined(separator: ", ")) differ)"
+        }
+    }
+}
+
+/// One object whose stored state moved on between a context reading it and saving it.
+public struct MergeConflict: Sendable, Hashable, CustomStringConvertible {
+    /// The object.
+    public var objectID: ManagedObjectID
+    /// The version the saving context read.
+    public var cachedVersion: Int64
+    /// The version the store holds now (nil: deleted meanwhile).
+    public var databaseVersion: Int64?
+    /// The store's current snapshot (nil: deleted meanwhile).
+    public var databaseSnapshot: ObjectSnapshot?
+    /// The snapshot the context tried to save (nil for a delete).
+    public var objectSnapshot: ObjectSnapshot?
+
+    /// Creates a conflict record.
+    public init(objectID: ManagedObjectID, cachedVersion: Int64, databaseVersion: Int64?,
+                databaseSnapshot: ObjectSnapshot?, objectSnapshot: ObjectSnapshot?) {
+        self.objectID = objectID
+        self.cachedVersion = cachedVersion
+        self.databaseVersion = databaseVersion
+        self.databaseSnapshot = databaseSnapshot
+        self.objectSnapshot = objectSnapshot
+    }
+
+    /// The object and both versions.
+    public var description: String {
+        "\(objectID) (read version \(cachedVersion), store \(databaseVersion.map(String.init) ?? "deleted"))"
+    }
+}

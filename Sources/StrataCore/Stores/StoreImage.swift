@@ -1,0 +1,52 @@
+import Foundation
+
+/// Everything an atomic store holds: its UUID, metadata, every object's snapshot and the next
+/// primary key of each inheritance root. File formats read and write exactly this.
+public struct StoreImage: Sendable, Hashable {
+    /// The store's UUID.
+    public var identifier: String
+    /// The store's metadata.
+    public var metadata: [String: PropertyListValue]
+    /// Every object by ID.
+    public var objects: [ManagedObjectID: ObjectSnapshot]
+    /// The next primary key to hand out, by inheritance root entity.
+    public var nextPrimaryKeys: [String: Int64]
+
+    /// Creates an image.
+    public init(identifier: String, metadata: [String: PropertyListValue] = [:],
+                objects: [ManagedObjectID: ObjectSnapshot] = [:], nextPrimaryKeys: [String: Int64] = [:]) {
+        self.identifier = identifier
+        self.metadata = metadata
+        self.objects = objects
+        self.nextPrimaryKeys = nextPrimaryKeys
+    }
+
+    /// An empty image with a new UUID and the metadata of `type` and `model`.
+    public static func empty(type: StoreType, model: ManagedObjectModel) -> StoreImage {
+        var image = StoreImage(identifier: UUID().uuidString)
+        image.stampMetadata(type: type, model: model)
+        return image
+    }
+
+    /// Writes the store-owned metadata keys: UUID, type and the model's version hashes.
+    public mutating func stampMetadata(type: StoreType, model: ManagedObjectModel) {
+        metadata.merge(model.versionMetadata) { _, new in new }
+        metadata[StoreMetadataKey.storeUUID] = .string(identifier)
+        metadata[StoreMetadataKey.storeType] = .string(type.rawValue)
+    }
+
+    /// The snapshots ordered by entity name then primary key: the order files are written in.
+    public var orderedObjects: [ObjectSnapshot] {
+        objects.values.sorted {
+            ($0.objectID.entityName, $0.objectID.primaryKey ?? 0) < ($1.objectID.entityName, $1.objectID.primaryKey ?? 0)
+        }
+    }
+}
+
+/// Reads and writes a whole ``StoreImage`` in one file format (XML, binary, …).
+public protocol AtomicStoreFormat: Sendable {
+    /// Reads the image from `url`.
+    func read(from url: URL, model: ManagedObjectModel) throws -> StoreImage
+    /// Writes the image to `url` whole and crash-safely (temporary file, fsync, rename).
+    func write(_ image: StoreImage, to url: URL, model: ManagedObjectModel) throws
+}

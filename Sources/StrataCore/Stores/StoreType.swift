@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+
+/// A store type's name, and the registry that makes a store of that type from a name chosen
+/// at run time.
+///
+/// ```swift
+/// let type = StoreType(rawValue: configuredName)     // "InMemory", "SQLite", "XML", "Binary", …
+/// try coordinator.addPersistentStore(type: type, at: url)
+/// ```
+public struct StoreType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The registered name.
+    public let rawValue: String
+
+    /// A store type by name (registered or not).
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The in-memory store: the whole graph in memory, nothing written.
+    public static let inMemory = StoreType(rawValue: "InMemory")
+    /// The SQLite store.
+    public static let sqlite = StoreType(rawValue: "SQLite")
+    /// The XML store.
+    public static let xml = StoreType(rawValue: "XML")
+    /// The compressed binary store.
+    public static let binary = StoreType(rawValue: "Binary")
+
+    /// The name.
+    public var description: String { rawValue }
+
+    /// Makes a store of a type from where it lives and what it holds.
+    public typealias Factory = @Sendable (StoreDescription) throws -> any PersistentStore
+
+    private static let factories = Mutex<[String: Factory]>([
+        StoreType.inMemory.rawValue: { description in try InMemoryStore.make(description) },
+    ])
+
+    /// Registers (or replaces) the factory for `type`.
+    public static func register(_ type: StoreType, factory: @escaping Factory) {
+        factories.withLock { $0[type.rawValue] = factory }
+    }
+
+    /// Every registered type.
+    public static var registeredTypes: [StoreType] {
+        factories.withLock { $0.keys.sorted().map(StoreType.init(rawValue:)) }
+    }
+
+    /// A registered type whose name matches `name` ignoring case (`"sqlite"` finds `SQLite`).
+    public static func named(_ name: String) -> StoreType? {
+        factories.withLock { table in
+            table.keys.first { $0.caseInsensitiveCompare(name) == .orderedSame }.map(StoreType.init(rawValue:))
+        }
+    }
+
+    /// Makes a store of this type.
+    ///
+    /// - Throws: ``StoreError/unknownStoreType(_:)`` when nothing is registered under the name,
+    ///   or what the store's factory throws.
+    public func makeStore(_ description: StoreDescription) throws -> any PersistentStore {
+        guard let factory = Self.factories.withLock({ $0[rawValue] }) else {
+            throw StoreError.unknownStoreType(rawValue)
+        }
+        return try factory(description)
+    }
+}
+
+/// Where a store lives and what it holds: what a store factory needs.
+public struct StoreDescription: Sendable {
+    /// The store type.
+    public var type: StoreType
+    /// The store's file (nil for a store without one).
+    public var url: URL?
+    /// The configuration whose entities the store holds (nil: every entity).
+    public var configurationName: String?
+    /// The model.
+    public var model: ManagedObjectModel
+    /// Store options (read-only, migration flags, …) by name.
+    public var options: [String: PropertyListValue]
+
+    /// Creates a store description.
+    public init(type: StoreType, url: URL? = nil, configurationName: String? = nil,
+                model: ManagedObjectModel, options: [String: PropertyListValue] = [:]) {
+        self.type = type
+        self.url = url
+        self.configurationName = configurationName
+        self.model = model
+        self.options = options
+    }
+}
