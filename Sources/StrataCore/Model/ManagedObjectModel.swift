@@ -6,9 +6,9 @@ import Foundation
 /// ```swift
 /// let model = try ManagedObjectModel {
 ///     EntityDescription("Student") {
-///         .attribute("id", .integer64, optional: false)
-///         .attribute("name", .string)
-///         .attribute("age", .integer16)
+///         Attribute("id", .integer64, optional: false)
+///         Attribute("name", .string)
+///         Attribute("age", .integer16)
 ///     }
 /// }
 /// ```

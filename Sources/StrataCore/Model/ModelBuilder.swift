@@ -4,15 +4,17 @@ import Foundation
 ///
 /// ```swift
 /// EntityDescription("Employee") {
-///     .attribute("name", .string, optional: false)
-///     .relationship("whereIWork", to: "Employer", inverse: "employees")
-///     .toMany("reports", to: "Employee", inverse: "manager", ordered: true)
+///     Attribute("name", .string, optional: false)
+///     Relationship("whereIWork", to: "Employer", inverse: "employees")
+///     Relationship("reports", toMany: "Employee", inverse: "manager", ordered: true)
 /// }
 /// ```
 @resultBuilder
 public enum PropertiesBuilder {
     /// One property.
     public static func buildExpression(_ property: PropertyDescription) -> [PropertyDescription] { [property] }
+    /// One property written with the DSL's `Attribute`, `Relationship` or `FetchedProperty`.
+    public static func buildExpression(_ property: some PropertyConvertible) -> [PropertyDescription] { [property.propertyDescription] }
     /// Several properties.
     public static func buildExpression(_ properties: [PropertyDescription]) -> [PropertyDescription] { properties }
     /// A block of properties.
@@ -44,9 +46,21 @@ public enum EntitiesBuilder {
     public static func buildArray(_ parts: [[EntityDescription]]) -> [EntityDescription] { parts.flatMap { $0 } }
 }
 
-extension PropertyDescription {
-    /// An attribute, for the builder DSL.
-    public static func attribute(
+/// A DSL element that stands for one property.
+public protocol PropertyConvertible {
+    /// The property it describes.
+    var propertyDescription: PropertyDescription { get }
+}
+
+/// An attribute, for the builder DSL: `Attribute("age", .integer16, minimum: 0)`.
+public struct Attribute: PropertyConvertible {
+    /// The attribute described.
+    public var description: AttributeDescription
+    /// The attribute as a property.
+    public var propertyDescription: PropertyDescription { .attribute(description) }
+
+    /// Describes an attribute; see ``AttributeDescription`` for each option.
+    public init(
         _ name: String,
         _ type: AttributeType,
         optional: Bool = true,
@@ -57,52 +71,75 @@ extension PropertyDescription {
         maximum: Double? = nil,
         regularExpression: String? = nil,
         valueTransformerName: String? = nil,
-        renamingIdentifier: String? = nil
-    ) -> PropertyDescription {
-        .attribute(AttributeDescription(
+        renamingIdentifier: String? = nil,
+        versionHashModifier: String? = nil,
+        userInfo: [String: String] = [:]
+    ) {
+        description = AttributeDescription(
             name: name, type: type, isOptional: optional, isTransient: transient, isIndexed: indexed,
             defaultValue: defaultValue, minimum: minimum, maximum: maximum,
             regularExpression: regularExpression, valueTransformerName: valueTransformerName,
-            renamingIdentifier: renamingIdentifier
-        ))
+            userInfo: userInfo, renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier)
     }
+}
 
-    /// A to-one relationship, for the builder DSL.
-    public static func relationship(
+/// A relationship, for the builder DSL:
+/// `Relationship("country", to: "Country", inverse: "moods")` for a to-one,
+/// `Relationship("moods", toMany: "Mood", inverse: "country", deleteRule: .cascade)` for a to-many.
+public struct Relationship: PropertyConvertible {
+    /// The relationship described.
+    public var description: RelationshipDescription
+    /// The relationship as a property.
+    public var propertyDescription: PropertyDescription { .relationship(description) }
+
+    /// Describes a to-one relationship.
+    public init(
         _ name: String,
         to destination: String,
         inverse: String? = nil,
         optional: Bool = true,
         deleteRule: DeleteRule = .nullify,
-        renamingIdentifier: String? = nil
-    ) -> PropertyDescription {
-        .relationship(RelationshipDescription(
+        transient: Bool = false,
+        renamingIdentifier: String? = nil,
+        userInfo: [String: String] = [:]
+    ) {
+        description = RelationshipDescription(
             name: name, destination: destination, inverse: inverse, toMany: false,
             minCount: optional ? 0 : 1, maxCount: 1, deleteRule: deleteRule, isOptional: optional,
-            renamingIdentifier: renamingIdentifier
-        ))
+            isTransient: transient, userInfo: userInfo, renamingIdentifier: renamingIdentifier)
     }
 
-    /// A to-many relationship, for the builder DSL.
-    public static func toMany(
+    /// Describes a to-many relationship (`maxCount` 0: unbounded).
+    public init(
         _ name: String,
-        to destination: String,
+        toMany destination: String,
         inverse: String? = nil,
         ordered: Bool = false,
         minCount: Int = 0,
         maxCount: Int = 0,
         deleteRule: DeleteRule = .nullify,
-        renamingIdentifier: String? = nil
-    ) -> PropertyDescription {
-        .relationship(RelationshipDescription(
+        transient: Bool = false,
+        renamingIdentifier: String? = nil,
+        userInfo: [String: String] = [:]
+    ) {
+        description = RelationshipDescription(
             name: name, destination: destination, inverse: inverse, toMany: true, isOrdered: ordered,
             minCount: minCount, maxCount: maxCount == 1 ? 0 : maxCount, deleteRule: deleteRule,
-            isOptional: minCount == 0, renamingIdentifier: renamingIdentifier
-        ))
+            isOptional: minCount == 0, isTransient: transient, userInfo: userInfo,
+            renamingIdentifier: renamingIdentifier)
     }
+}
 
-    /// A fetched property, for the builder DSL.
-    public static func fetched(_ name: String, of destination: String, predicate: String? = nil) -> PropertyDescription {
-        .fetchedProperty(FetchedPropertyDescription(name: name, destination: destination, predicateFormat: predicate))
+/// A fetched property, for the builder DSL:
+/// `FetchedProperty("recentMoods", of: "Mood", predicate: "country == $FETCH_SOURCE")`.
+public struct FetchedProperty: PropertyConvertible {
+    /// The fetched property described.
+    public var description: FetchedPropertyDescription
+    /// The fetched property as a property.
+    public var propertyDescription: PropertyDescription { .fetchedProperty(description) }
+
+    /// Describes a fetched property.
+    public init(_ name: String, of destination: String, predicate: String? = nil) {
+        description = FetchedPropertyDescription(name: name, destination: destination, predicateFormat: predicate)
     }
 }

@@ -1,0 +1,97 @@
+import Foundation
+import Strata
+
+/// The models of the scenarios in `SCENARIOS.md`, defined in code.
+public enum SampleModels {
+    /// Scenario 1: `Student` (`id` Integer 64, `name` String, `age` Integer 16).
+    public static func student() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Student") {
+                Attribute("id", .integer64, optional: false)
+                Attribute("name", .string)
+                Attribute("age", .integer16)
+            }
+        }
+    }
+
+    /// Scenario 7: `Employee.whereIWork` ⇄ `Employer.employees`.
+    public static func company() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Employer") {
+                Attribute("name", .string)
+                Relationship("employees", toMany: "Employee", inverse: "whereIWork", deleteRule: .nullify)
+            }
+            EntityDescription("Employee") {
+                Attribute("name", .string)
+                Attribute("salary", .double)
+                Relationship("whereIWork", to: "Employer", inverse: "employees", deleteRule: .nullify)
+            }
+        }
+    }
+
+    /// Scenarios 9–10: `Continent` → `Country` → `Mood`; deleting a continent cascades to its
+    /// countries; `Country.moods` has the delete rule `countryMoodsRule`.
+    public static func moody(countryMoodsRule: DeleteRule = .cascade) throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Region", isAbstract: true) {
+                Attribute("name", .string)
+            }
+            EntityDescription("Continent", parent: "Region") {
+                Relationship("countries", toMany: "Country", inverse: "continent", deleteRule: .cascade)
+            }
+            EntityDescription("Country", parent: "Region") {
+                Relationship("continent", to: "Continent", inverse: "countries", deleteRule: .nullify)
+                Relationship("moods", toMany: "Mood", inverse: "country", deleteRule: countryMoodsRule)
+            }
+            EntityDescription("Mood") {
+                Attribute("date", .date, optional: false, indexed: true)
+                Attribute("rating", .integer32, defaultValue: .integer(3))
+                Relationship("country", to: "Country", inverse: "moods", deleteRule: .nullify)
+            }
+        }
+    }
+
+    /// Scenario 11: every kind of validation rule on one entity.
+    public static func validation() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Team") {
+                Attribute("name", .string, optional: false, maximum: 10)
+                Attribute("code", .string, regularExpression: "[A-Z]{3}")
+                Attribute("size", .integer16, minimum: 1, maximum: 11)
+                Relationship("players", toMany: "Player", inverse: "team", minCount: 2)
+            }
+            EntityDescription("Player") {
+                Attribute("name", .string)
+                Relationship("team", to: "Team", inverse: "players")
+            }
+        }
+    }
+
+    /// Inheritance: `Publication` (abstract) → `Book`, `Magazine`; `Author` ⇄ `Publication`
+    /// many-to-many, ordered on the author's side; two configurations.
+    public static func library() throws -> ManagedObjectModel {
+        try ManagedObjectModel(
+            entities: [
+                EntityDescription("Publication", isAbstract: true) {
+                    Attribute("title", .string)
+                    Attribute("year", .integer32)
+                    Relationship("authors", toMany: "Author", inverse: "publications")
+                },
+                EntityDescription("Book", parent: "Publication") {
+                    Attribute("isbn", .string)
+                },
+                EntityDescription("Magazine", parent: "Publication") {
+                    Attribute("issue", .integer32)
+                },
+                EntityDescription("Author") {
+                    Attribute("name", .string)
+                    Relationship("publications", toMany: "Publication", inverse: "authors", ordered: true)
+                },
+                EntityDescription("Note") {
+                    Attribute("text", .string)
+                },
+            ],
+            configurations: ["Catalog": ["Publication", "Book", "Magazine", "Author"], "Notes": ["Note"]]
+        )
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Strata
+
+/// A store type the conformance suite runs every behavioural test against.
+///
+/// Every store type that joins the product is added to ``all``; no test needs to change.
+public struct StoreUnderTest: Sendable, CustomStringConvertible {
+    /// The store type.
+    public let type: StoreType
+    /// Whether the store keeps a file (so that a second coordinator can open it).
+    public let hasFile: Bool
+
+    /// Every store type, in the order tests report them.
+    public static let all: [StoreUnderTest] = [
+        StoreUnderTest(type: .inMemory, hasFile: false),
+    ]
+
+    /// The store types that keep a file.
+    public static var fileBacked: [StoreUnderTest] { all.filter(\.hasFile) }
+
+    /// The type's name.
+    public var description: String { type.rawValue }
+
+    /// A coordinator for `model` with one fresh store of this type (in a new temporary folder
+    /// for a file-backed type).
+    public func makeCoordinator(
+        model: ManagedObjectModel, configuration: String? = nil, folder: URL? = nil
+    ) throws -> (PersistentStoreCoordinator, any PersistentStore) {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let store = try coordinator.addPersistentStore(
+            type: type, configuration: configuration, at: hasFile ? try storeURL(in: folder) : nil)
+        return (coordinator, store)
+    }
+
+    /// A context on a fresh store of this type.
+    public func makeContext(model: ManagedObjectModel) throws -> ManagedObjectContext {
+        ManagedObjectContext(coordinator: try makeCoordinator(model: model).0)
+    }
+
+    /// A new file URL for a store of this type.
+    public func storeURL(in folder: URL? = nil) throws -> URL {
+        let directory = try folder ?? TemporaryFolder.make()
+        return directory.appendingPathComponent("store-\(UUID().uuidString).\(type.rawValue.lowercased())")
+    }
+}
+
+/// Temporary folders for store files, one per test.
+public enum TemporaryFolder {
+    /// A new, empty folder under the system's temporary folder.
+    public static func make() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("strata-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
