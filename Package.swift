@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataCore", targets: ["StrataCore"]),
+        .library(name: "StrataBinary", targets: ["StrataBinary"]),
+        .library(name: "StrataXML", targets: ["StrataXML"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -16,7 +18,11 @@ let package = Package(
             name: "StrataCore",
             dependencies: [.product(name: "Collections", package: "swift-collections")]
         ),
-        .target(name: "Strata", dependencies: ["StrataCore"]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "StrataBinary", dependencies: ["StrataCore", "CZlib"]),
+        .target(name: "StrataXML", dependencies: ["StrataCore", "CLibXML2"]),
+        .target(name: "Strata", dependencies: ["StrataCore", "StrataBinary", "StrataXML"]),
         .target(
             name: "StrataTestSupport",
             dependencies: ["Strata"],

@@ -1,3 +1,4 @@
-// The umbrella module: `import Strata` brings the whole stack. Store families register their
-// store types with `StoreType.register(_:factory:)` as they join.
+// The umbrella module: `import Strata` brings the whole stack and every store family.
+@_exported import StrataBinary
 @_exported import StrataCore
+@_exported import StrataXML

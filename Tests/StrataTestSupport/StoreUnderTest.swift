@@ -11,9 +11,14 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
     public let hasFile: Bool
 
     /// Every store type, in the order tests report them.
-    public static let all: [StoreUnderTest] = [
-        StoreUnderTest(type: .inMemory, hasFile: false),
-    ]
+    public static let all: [StoreUnderTest] = {
+        StoreType.registerBuiltInTypes()
+        return [
+            StoreUnderTest(type: .inMemory, hasFile: false),
+            StoreUnderTest(type: .xml, hasFile: true),
+            StoreUnderTest(type: .binary, hasFile: true),
+        ]
+    }()
 
     /// The store types that keep a file.
     public static var fileBacked: [StoreUnderTest] { all.filter(\.hasFile) }
@@ -26,6 +31,7 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
     public func makeCoordinator(
         model: ManagedObjectModel, configuration: String? = nil, folder: URL? = nil
     ) throws -> (PersistentStoreCoordinator, any PersistentStore) {
+        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         let store = try coordinator.addPersistentStore(
             type: type, configuration: configuration, at: hasFile ? try storeURL(in: folder) : nil)

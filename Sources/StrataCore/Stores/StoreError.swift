@@ -28,7 +28,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One line that says what failed and where.
     public var description: String {
         switch self {
-        case .unknownStoreType(let name): "no store type is registered under the name '\(name)'"
+        case .unknownStoreType(let name):
+            "no store type is registered under the name '\(name)' (StoreType.registerBuiltInTypes() registers Strata's own)"
         case .noStoreForEntity(let entity): "no loaded store can hold objects of entity '\(entity)'"
         case .storeNotLoaded(let id): "store \(id) is not loaded in this coordinator"
         case .storeAlreadyLoaded(let id): "store \(id) is already loaded"

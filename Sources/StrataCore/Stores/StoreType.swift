@@ -29,14 +29,32 @@ public struct StoreType: RawRepresentable, Sendable, Hashable, CustomStringConve
 
     /// Makes a store of a type from where it lives and what it holds.
     public typealias Factory = @Sendable (StoreDescription) throws -> any PersistentStore
+    /// Reads a store file's UUID and metadata without loading its objects.
+    public typealias MetadataReader = @Sendable (URL) throws -> [String: PropertyListValue]
 
-    private static let factories = Mutex<[String: Factory]>([
-        StoreType.inMemory.rawValue: { description in try InMemoryStore.make(description) },
+    private struct Registration {
+        var factory: Factory
+        var metadataReader: MetadataReader?
+    }
+
+    private static let factories = Mutex<[String: Registration]>([
+        StoreType.inMemory.rawValue: Registration(factory: { try InMemoryStore.make($0) }, metadataReader: nil),
     ])
 
-    /// Registers (or replaces) the factory for `type`.
-    public static func register(_ type: StoreType, factory: @escaping Factory) {
-        factories.withLock { $0[type.rawValue] = factory }
+    /// Registers (or replaces) the factory for `type`, and how to read a file's metadata.
+    public static func register(_ type: StoreType, factory: @escaping Factory, metadataReader: MetadataReader? = nil) {
+        factories.withLock { $0[type.rawValue] = Registration(factory: factory, metadataReader: metadataReader) }
+    }
+
+    /// Reads the metadata of a store file of this type without loading its objects.
+    ///
+    /// - Throws: ``StoreError/unknownStoreType(_:)`` when the type is not registered or keeps no
+    ///   file, or what reading the file throws.
+    public func readMetadata(at url: URL) throws -> [String: PropertyListValue] {
+        guard let reader = Self.factories.withLock({ $0[rawValue]?.metadataReader }) else {
+            throw StoreError.unknownStoreType(rawValue)
+        }
+        return try reader(url)
     }
 
     /// Every registered type.
@@ -56,7 +74,7 @@ public struct StoreType: RawRepresentable, Sendable, Hashable, CustomStringConve
     /// - Throws: ``StoreError/unknownStoreType(_:)`` when nothing is registered under the name,
     ///   or what the store's factory throws.
     public func makeStore(_ description: StoreDescription) throws -> any PersistentStore {
-        guard let factory = Self.factories.withLock({ $0[rawValue] }) else {
+        guard let factory = Self.factories.withLock({ $0[rawValue]?.factory }) else {
             throw StoreError.unknownStoreType(rawValue)
         }
         return try factory(description)

@@ -1,0 +1,57 @@
+import Foundation
+
+extension StoreType {
+    /// The first bytes of a binary store file (see `docs/formats/binary.md`).
+    public static let binaryMagic: [UInt8] = [0x89, 0x53, 0x54, 0x52, 0x42, 0x0D, 0x0A, 0x1A]  // \x89 S T R B \r \n \x1A
+    /// The first bytes of every SQLite database file.
+    public static let sqliteMagic: [UInt8] = Array("SQLite format 3\u{0}".utf8)
+
+    /// The store type of the file at `url`, told from its first bytes, not its name; nil when
+    /// the content is of no known store type (or the file is empty).
+    ///
+    /// - Throws: ``StoreError/io(file:operation:reason:)`` when the file cannot be read.
+    public static func detect(at url: URL) throws -> StoreType? {
+        let head: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            head = try handle.read(upToCount: 4096) ?? Data()
+        } catch {
+            throw StoreError.io(file: url.path, operation: "read", reason: error.localizedDescription)
+        }
+        let bytes = [UInt8](head)
+        if bytes.starts(with: sqliteMagic) { return .sqlite }
+        if bytes.starts(with: binaryMagic) { return .binary }
+        if looksLikeXMLStore(bytes) { return .xml }
+        return nil
+    }
+
+    /// An XML document (optional BOM, whitespace, declaration, doctype, comments) whose root
+    /// element is `<database>`.
+    private static func looksLikeXMLStore(_ bytes: [UInt8]) -> Bool {
+        var text = bytes
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst(3) }
+        guard let string = String(bytes: text, encoding: .utf8) ?? String(bytes: text.prefix(while: { $0 < 0x80 }), encoding: .ascii) else {
+            return false
+        }
+        var rest = Substring(string)
+        while true {
+            rest = rest.drop(while: \.isWhitespace)
+            if rest.hasPrefix("<?") || rest.hasPrefix("<!") {
+                guard let end = rest.firstIndex(of: ">") else { return false }
+                rest = rest[rest.index(after: end)...]
+                continue
+            }
+            return rest.hasPrefix("<database>") || rest.hasPrefix("<database ")
+        }
+    }
+}
+
+extension PersistentStoreCoordinator {
+    /// The metadata of the store file at `url` of `type`, read without loading its objects.
+    ///
+    /// - Throws: ``StoreError`` for an unknown type, a missing file or a damaged one.
+    public static func metadataForPersistentStore(ofType type: StoreType, at url: URL) throws -> [String: PropertyListValue] {
+        try type.readMetadata(at: url)
+    }
+}

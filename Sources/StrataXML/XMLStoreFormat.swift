@@ -1,0 +1,130 @@
+import Foundation
+import StrataCore
+
+/// Core Data's XML store layout (`docs/formats/xml.md`): a `<databaseInfo>` with the store
+/// UUID and metadata property list, then one `<object type id>` per object with
+/// `<attribute name type>` and `<relationship name type destination idrefs>` children.
+public struct XMLStoreFormat: AtomicStoreFormat {
+    /// The `<version>` Core Data writes.
+    static let databaseVersion = "134481920"
+    /// Object ids start here, as in Core Data's files.
+    static let firstObjectID = 102
+
+    /// Creates the format.
+    public init() {}
+
+    // MARK: Writing
+
+    public func write(_ image: StoreImage, to url: URL, model: ManagedObjectModel) throws {
+        try AtomicFileWriter.write(Data(encode(image, model: model).utf8), to: url)
+    }
+
+    func encode(_ image: StoreImage, model: ManagedObjectModel) -> String {
+        let names = XMLNames(model: model)
+        let objects = image.orderedObjects
+        var xmlIDs: [ManagedObjectID: String] = [:]
+        for (offset, object) in objects.enumerated() { xmlIDs[object.objectID] = "z\(Self.firstObjectID + offset)" }
+
+        var out = """
+        <?xml version="1.0" standalone="yes"?>
+        <!DOCTYPE database SYSTEM "file:///System/Library/DTDs/CoreData.dtd">
+
+        <database>
+            <databaseInfo>
+                <version>\(Self.databaseVersion)</version>
+                <UUID>\(XMLText.escape(image.identifier))</UUID>
+                <nextObjectID>\(Self.firstObjectID + objects.count)</nextObjectID>
+
+        """
+        for root in image.nextPrimaryKeys.keys.sorted() {
+            out += "        <nextPrimaryKey entity=\"\(XMLText.escape(names.entity(root), inAttribute: true))\">\(image.nextPrimaryKeys[root] ?? 1)</nextPrimaryKey>\n"
+        }
+        out += "        <metadata>\n            <plist version=\"1.0\">\n"
+        XMLPropertyList.write(.dictionary(image.metadata), indent: "                ", into: &out)
+        out += "            </plist>\n        </metadata>\n    </databaseInfo>\n"
+
+        for object in objects {
+            let entityName = object.objectID.entityName
+            out += "    <object type=\"\(XMLText.escape(names.entity(entityName), inAttribute: true))\" id=\"\(xmlIDs[object.objectID] ?? "")\" pk=\"\(object.objectID.primaryKey ?? 0)\" version=\"\(object.version)\">\n"
+            for key in object.attributes.keys.sorted() {
+                guard let value = object.attributes[key] else { continue }
+                let (type, text, base64) = Self.encode(value, attribute: model.entitiesByName[entityName]?.attribute(named: key))
+                let encoding = base64 ? " encoding=\"base64\"" : ""
+                out += "        <attribute name=\"\(XMLText.escape(names.property(key, of: entityName), inAttribute: true))\" type=\"\(type)\"\(encoding)>\(text)</attribute>\n"
+            }
+            for key in model.entitiesByName[entityName]?.relationships.map(\.name) ?? [] {
+                let destinations: [ManagedObjectID]
+                let type: String
+                if let single = object.toOne[key] { destinations = [single]; type = "1/1" }
+                else if let many = object.toMany[key] { destinations = many; type = "0/0" }
+                else { continue }
+                guard let relationship = model.entitiesByName[entityName]?.relationship(named: key) else { continue }
+                let idrefs = destinations.compactMap { xmlIDs[$0] }.joined(separator: " ")
+                let refs = idrefs.isEmpty ? "" : " idrefs=\"\(idrefs)\""
+                out += "        <relationship name=\"\(XMLText.escape(names.property(key, of: entityName), inAttribute: true))\" type=\"\(type)\" destination=\"\(XMLText.escape(names.entity(relationship.destinationEntityName), inAttribute: true))\"\(refs)></relationship>\n"
+            }
+            out += "    </object>\n"
+        }
+        out += "</database>\n"
+        return out
+    }
+
+    /// The `type` attribute, the text and whether the text is base64 for one value.
+    static func encode(_ value: AttributeValue, attribute: AttributeDescription?) -> (String, String, Bool) {
+        switch value {
+        case .integer(let v):
+            let type = switch attribute?.type {
+            case .integer16: "int16"
+            case .integer32: "int32"
+            default: "int64"
+            }
+            return (type, String(v), false)
+        case .decimal(let v): return ("decimal", v.description, false)
+        case .double(let v): return ("double", XMLNumber.format(v), false)
+        case .float(let v): return ("float", XMLNumber.format(v), false)
+        case .string(let v):
+            return XMLText.canEscape(v) ? ("string", XMLText.escape(v), false) : ("string", Data(v.utf8).base64EncodedString(), true)
+        case .boolean(let v): return ("bool", v ? "1" : "0", false)
+        case .date(let v): return ("date", XMLNumber.format(v.timeIntervalSinceReferenceDate), false)
+        case .binary(let v): return (attribute?.type == .transformable ? "transformable" : "binary", v.base64EncodedString(), false)
+        case .uuid(let v): return ("uuid", v.uuidString, false)
+        case .uri(let v): return ("uri", XMLText.escape(v.absoluteString), false)
+        case .objectID(let v): return ("objectid", XMLText.escape(v.description), false)
+        }
+    }
+
+    // MARK: Reading
+
+    public func read(from url: URL, model: ManagedObjectModel) throws -> StoreImage {
+        let reader = try XMLStreamReader(data: AtomicFileWriter.read(url), file: url.path)
+        return try XMLStoreDecoder(reader: reader, model: model).decode(objects: true)
+    }
+
+    /// The UUID and metadata of the file at `url`; stops reading after `<databaseInfo>`.
+    public static func readMetadata(from url: URL) throws -> [String: PropertyListValue] {
+        let reader = try XMLStreamReader(data: AtomicFileWriter.read(url), file: url.path)
+        let empty = try ManagedObjectModel(entities: [])
+        return try XMLStoreDecoder(reader: reader, model: empty).decode(objects: false).metadata
+    }
+}
+
+/// How model names appear in the file: entity names upper-cased and property names
+/// lower-cased, as Core Data writes them, unless that would make two names collide.
+struct XMLNames {
+    let model: ManagedObjectModel
+    let exactEntities: Bool
+
+    init(model: ManagedObjectModel) {
+        self.model = model
+        let upper = model.entities.map { $0.name.uppercased() }
+        exactEntities = Set(upper).count != upper.count
+    }
+
+    func entity(_ name: String) -> String { exactEntities ? name : name.uppercased() }
+
+    func property(_ name: String, of entityName: String) -> String {
+        guard let entity = model.entitiesByName[entityName] else { return name }
+        let lower = entity.properties.map { $0.name.lowercased() }
+        return Set(lower).count == lower.count ? name.lowercased() : name
+    }
+}
