@@ -29,7 +29,18 @@ let package = Package(
             path: "Tests/StrataTestSupport"
         ),
         .testTarget(name: "StrataCoreTests", dependencies: ["StrataCore", "StrataTestSupport"]),
-        .testTarget(name: "StoreConformanceTests", dependencies: ["Strata", "StrataTestSupport"]),
+        .testTarget(
+            name: "StoreConformanceTests",
+            dependencies: ["Strata", "StrataTestSupport", "StoreSaveLoop"]
+        ),
+        .testTarget(name: "StrataBinaryTests", dependencies: ["StrataBinary", "StrataTestSupport"]),
+        .testTarget(name: "StrataXMLTests", dependencies: ["StrataXML", "StrataTestSupport"]),
+        // Saves in a loop until killed: the crash-safety test kills it at random moments.
+        .executableTarget(
+            name: "StoreSaveLoop",
+            dependencies: ["Strata", "StrataTestSupport"],
+            path: "Tests/StoreSaveLoop"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
