@@ -23,14 +23,17 @@ do {
     }
 
     // 2. The stack: a coordinator with one store, picked by name.
+    StoreType.registerBuiltInTypes()
     let typeName = CommandLine.arguments.dropFirst().first ?? StoreType.inMemory.rawValue
     guard let type = StoreType.named(typeName) else {
         print("unknown store type '\(typeName)'; registered: \(StoreType.registeredTypes.map(\.rawValue).joined(separator: ", "))")
         exit(2)
     }
     let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-    let store = try coordinator.addPersistentStore(type: type)
-    print("store \(store.type) \(store.identifier)")
+    let url = type == .inMemory ? nil
+        : FileManager.default.temporaryDirectory.appendingPathComponent("quickstart-\(UUID().uuidString).\(type.rawValue.lowercased())")
+    let store = try coordinator.addPersistentStore(type: type, at: url)
+    print("store \(store.type) \(store.identifier)\(url.map { " at \($0.path)" } ?? "")")
 
     // 3. Insert and save.
     let context = ManagedObjectContext(coordinator: coordinator)
