@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StrataCore", targets: ["StrataCore"]),
         .library(name: "StrataBinary", targets: ["StrataBinary"]),
         .library(name: "StrataXML", targets: ["StrataXML"]),
+        .library(name: "StrataModelFiles", targets: ["StrataModelFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -22,7 +23,9 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "StrataBinary", dependencies: ["StrataCore", "CZlib"]),
         .target(name: "StrataXML", dependencies: ["StrataCore", "CLibXML2"]),
-        .target(name: "Strata", dependencies: ["StrataCore", "StrataBinary", "StrataXML"]),
+        // Reads and writes Xcode's model files; parses XML with FoundationXML, not CLibXML2.
+        .target(name: "StrataModelFiles", dependencies: ["StrataCore"]),
+        .target(name: "Strata", dependencies: ["StrataCore", "StrataBinary", "StrataXML", "StrataModelFiles"]),
         .target(
             name: "StrataTestSupport",
             dependencies: ["Strata"],
@@ -35,6 +38,11 @@ let package = Package(
         ),
         .testTarget(name: "StrataBinaryTests", dependencies: ["StrataBinary", "StrataTestSupport"]),
         .testTarget(name: "StrataXMLTests", dependencies: ["StrataXML", "StrataTestSupport"]),
+        .testTarget(
+            name: "StrataModelFilesTests",
+            dependencies: ["StrataModelFiles", "StrataTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
         // Saves in a loop until killed: the crash-safety test kills it at random moments.
         .executableTarget(
             name: "StoreSaveLoop",

@@ -1,4 +1,5 @@
 // The umbrella module: `import Strata` brings the whole stack and every store family.
 @_exported import StrataBinary
 @_exported import StrataCore
+@_exported import StrataModelFiles
 @_exported import StrataXML

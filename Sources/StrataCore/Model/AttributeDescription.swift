@@ -35,6 +35,13 @@ public struct AttributeDescription: Sendable, Hashable {
     public var renamingIdentifier: String?
     /// A string that changes the version hash without changing the schema.
     public var versionHashModifier: String?
+    /// For a derived attribute, the expression its value is computed from, as Xcode writes it
+    /// (`pages.@count`, `lowercase:(name)`…); `nil` for an ordinary attribute. A derived attribute is
+    /// read-only and its version hash is the hash of this expression (see `docs/version-hashes.md`).
+    public var derivationExpression: String?
+
+    /// Whether the value is computed by the store from ``derivationExpression``.
+    public var isDerived: Bool { derivationExpression != nil }
 
     /// Creates an attribute description.
     public init(
@@ -53,7 +60,8 @@ public struct AttributeDescription: Sendable, Hashable {
         preservesValueInHistoryOnDeletion: Bool = false,
         userInfo: [String: String] = [:],
         renamingIdentifier: String? = nil,
-        versionHashModifier: String? = nil
+        versionHashModifier: String? = nil,
+        derivationExpression: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -71,5 +79,6 @@ public struct AttributeDescription: Sendable, Hashable {
         self.userInfo = userInfo
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
+        self.derivationExpression = derivationExpression
     }
 }

@@ -31,6 +31,10 @@ enum VersionHasher {
     static func propertyHash(_ property: PropertyDescription, in entity: EntityDescription) -> [UInt8] {
         switch property {
         case .attribute(let attribute):
+            if let expression = attribute.derivationExpression {
+                // A derived attribute hashes its expression only (no property base, no type).
+                return SHA2.sha256(Array(expressionFormat(expression).utf8))
+            }
             var bytes = base(name: attribute.name, optional: attribute.isOptional, transient: attribute.isTransient,
                              modifier: attribute.versionHashModifier)
             bytes += littleEndian(attribute.type.typeCode)
@@ -51,6 +55,21 @@ enum VersionHasher {
         case .fetchedProperty:
             return []
         }
+    }
+
+    /// A derivation expression as Xcode writes it (`pages.@count`) in the format Core Data hashes
+    /// (`count:(pages)`): a trailing collection operator becomes a function call; anything else is
+    /// kept as written.
+    static func expressionFormat(_ expression: String) -> String {
+        let text = expression.trimmingCharacters(in: .whitespaces)
+        let functions = ["count": "count", "sum": "sum", "avg": "average", "min": "min", "max": "max"]
+        guard let marker = text.range(of: ".@") else { return text }
+        let path = String(text[..<marker.lowerBound])
+        let rest = text[marker.upperBound...]
+        let operatorName = rest.prefix { $0 != "." }
+        guard !path.isEmpty, let function = functions[String(operatorName)] else { return text }
+        let tail = rest.dropFirst(operatorName.count)
+        return "\(function):(\(path)\(tail))"
     }
 
     /// `SHA256(name ‖ u16 flags ‖ [modifier])`.
