@@ -12,6 +12,17 @@ public indirect enum ObjectExpression: Sendable, Hashable, CustomStringConvertib
     /// A literal collection `{a, b, c}`.
     case aggregate([ObjectExpression])
 
+    /// A literal collection, as a constant array when every item is a constant (the one form
+    /// both `{1, 2}` and an array argument take, so that a printed predicate parses back equal).
+    static func aggregateOrConstant(_ items: [ObjectExpression]) -> ObjectExpression {
+        var values: [PredicateValue] = []
+        for item in items {
+            guard case .constant(let value) = item else { return .aggregate(items) }
+            values.append(value)
+        }
+        return .constant(.array(values))
+    }
+
     /// Evaluates the expression against `object`.
     public func value(with object: Any?, variables: [String: PredicateValue] = [:]) throws -> Any? {
         switch self {

@@ -120,7 +120,7 @@ public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertibl
         func substitute(_ expression: ObjectExpression) -> ObjectExpression {
             switch expression {
             case .variable(let name): values[name].map { .constant($0) } ?? expression
-            case .aggregate(let items): .aggregate(items.map(substitute))
+            case .aggregate(let items): .aggregateOrConstant(items.map(substitute))
             default: expression
             }
         }
@@ -145,7 +145,7 @@ public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertibl
 
 /// Why a predicate could not be parsed or evaluated.
 public enum PredicateError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The format string is malformed at `column` (1-based).
+    /// The format string is malformed at `column` (1-based, counted in Unicode scalars).
     case syntax(format: String, column: Int, expected: String, found: String)
     /// A `%` specifier has no argument.
     case missingArgument(format: String, column: Int)

@@ -9,7 +9,9 @@ struct PredicateParser {
 
     init(format: String, arguments: [Any?]) {
         self.format = format
-        self.characters = Array(format)
+        // One Character per Unicode scalar: a combining mark after a quote or an operator must
+        // not merge with it into one grapheme (columns count scalars).
+        self.characters = format.unicodeScalars.map(Character.init)
         self.arguments = arguments
     }
 
@@ -112,7 +114,7 @@ struct PredicateParser {
                 repeat { items.append(try parseExpression()) } while consumeSymbol(",")
                 guard consumeSymbol("}") else { throw syntax("'}' or ','") }
             }
-            return .aggregate(items)
+            return ObjectExpression.aggregateOrConstant(items)
         }
         if c == "$" {
             position += 1
@@ -177,6 +179,10 @@ struct PredicateParser {
         position += 1
         if specifier == "%" { throw syntax("an expression, not '%%'") }
         while specifier.hasSuffix("l"), position < characters.count { specifier.append(characters[position]); position += 1 }
+        guard Self.specifiers.contains(specifier) else {
+            position = column - 1
+            throw syntax("a format specifier (%@, %K, %d, %i, %ld, %lld, %f, %lf, %s)")
+        }
         guard !arguments.isEmpty else { throw PredicateError.missingArgument(format: format, column: column) }
         let argument = arguments.removeFirst()
         switch specifier {
@@ -327,8 +333,18 @@ struct PredicateParser {
         return text
     }
 
+    private static let specifiers: Set<String> = ["@", "K", "d", "i", "ld", "lld", "lu", "llu", "u", "f", "lf", "g", "e", "s"]
+
     private mutating func readIdentifier() -> String {
-        readWhile { $0.isLetter || $0.isNumber || $0 == "_" }
+        readWhile { $0.isLetter || $0.isNumber || $0 == "_" || Self.isCombiningMark($0) }
+    }
+
+    /// Whether a one-scalar character is a combining mark (part of a decomposed letter).
+    private static func isCombiningMark(_ character: Character) -> Bool {
+        switch character.unicodeScalars.first?.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
     }
 
     private mutating func peekWord(_ word: String) -> Bool {
