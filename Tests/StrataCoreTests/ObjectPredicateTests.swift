@@ -94,7 +94,7 @@ struct ObjectPredicateTests {
     @Test("Literals: strings with escapes, integers, floats, hex, nil, Booleans, collections")
     func literals() throws {
         func right(_ format: String) throws -> ObjectExpression {
-            guard case .comparison(let comparison) = try P(format: format) else { throw StrataCore.PredicateError.unboundVariable(format) }
+            guard case .comparison(let comparison) = try P(format: format) else { throw ObjectPredicateError.unboundVariable(format) }
             return comparison.right
         }
         #expect(try right(#"x == "plain""#) == .constant(.string("plain")))
@@ -191,7 +191,7 @@ struct ObjectPredicateTests {
         #expect(try bound.evaluate(with: Self.person))
         #expect(try !template.withSubstitutionVariables(["MIN": 40, "NAMES": ["Anna"]]).evaluate(with: Self.person))
         #expect(try template.evaluate(with: Self.person, substitutionVariables: ["MIN": 29, "NAMES": ["Anna"]]))
-        #expect(throws: StrataCore.PredicateError.unboundVariable("NAMES")) {
+        #expect(throws: ObjectPredicateError.unboundVariable("NAMES")) {
             try template.withSubstitutionVariables(["MIN": 1]).evaluate(with: Self.person)
         }
         // Variables inside collections are substituted too, giving the same predicate as a literal.
@@ -268,7 +268,7 @@ struct ObjectPredicateTests {
     @Test("An invalid MATCHES pattern is an error")
     func invalidRegularExpression() throws {
         let predicate = try P(format: "name MATCHES '[unclosed'")
-        #expect(throws: StrataCore.PredicateError.invalidRegularExpression("[unclosed")) { try predicate.evaluate(with: Self.person) }
+        #expect(throws: ObjectPredicateError.invalidRegularExpression("[unclosed")) { try predicate.evaluate(with: Self.person) }
     }
 
     @Test("IN, BETWEEN and collection CONTAINS")
@@ -507,7 +507,7 @@ struct ObjectPredicateTests {
         do {
             let predicate = try P(format: format)
             Issue.record("\(format.debugDescription) parsed as \(predicate)")
-        } catch let error as StrataCore.PredicateError {
+        } catch let error as ObjectPredicateError {
             guard case .syntax(let reported, let actual, _, _) = error else {
                 Issue.record("\(format.debugDescription): expected a syntax error, got \(error)")
                 return
@@ -516,38 +516,38 @@ struct ObjectPredicateTests {
             #expect(actual == column, "\(format.debugDescription): \(error)")
             #expect(error.description.contains("column \(actual)"))
         } catch {
-            Issue.record("\(format.debugDescription): expected a StrataCore.PredicateError, got \(error)")
+            Issue.record("\(format.debugDescription): expected a ObjectPredicateError, got \(error)")
         }
     }
 
     @Test("A missing argument names the specifier's column")
     func missingArgument() {
-        #expect(throws: StrataCore.PredicateError.missingArgument(format: "age > %@", column: 7)) { try P(format: "age > %@") }
-        #expect(throws: StrataCore.PredicateError.missingArgument(format: "a == %@ AND b == %@", column: 18)) {
+        #expect(throws: ObjectPredicateError.missingArgument(format: "age > %@", column: 7)) { try P(format: "age > %@") }
+        #expect(throws: ObjectPredicateError.missingArgument(format: "a == %@ AND b == %@", column: 18)) {
             try P(format: "a == %@ AND b == %@", 1)
         }
-        #expect(throws: StrataCore.PredicateError.missingArgument(format: "%K == 1", column: 1)) { try P(format: "%K == 1") }
-        #expect(throws: StrataCore.PredicateError.missingArgument(format: "x == %d", column: 6)) { try P(format: "x == %d") }
+        #expect(throws: ObjectPredicateError.missingArgument(format: "%K == 1", column: 1)) { try P(format: "%K == 1") }
+        #expect(throws: ObjectPredicateError.missingArgument(format: "x == %d", column: 6)) { try P(format: "x == %d") }
     }
 
     @Test("An argument that does not fit its specifier is refused")
     func badArguments() {
-        #expect(throws: StrataCore.PredicateError.badArgument(format: "%K == 1", column: 1, expected: "a key path string")) {
+        #expect(throws: ObjectPredicateError.badArgument(format: "%K == 1", column: 1, expected: "a key path string")) {
             try P(format: "%K == 1", 5)
         }
-        #expect(throws: StrataCore.PredicateError.badArgument(format: "%K == 1", column: 1, expected: "a key path string")) {
+        #expect(throws: ObjectPredicateError.badArgument(format: "%K == 1", column: 1, expected: "a key path string")) {
             try P(format: "%K == 1", "")
         }
-        #expect(throws: StrataCore.PredicateError.badArgument(format: "x == %d", column: 6, expected: "an integer")) {
+        #expect(throws: ObjectPredicateError.badArgument(format: "x == %d", column: 6, expected: "an integer")) {
             try P(format: "x == %d", "seven")
         }
-        #expect(throws: StrataCore.PredicateError.badArgument(format: "x == %d", column: 6, expected: "an integer")) {
+        #expect(throws: ObjectPredicateError.badArgument(format: "x == %d", column: 6, expected: "an integer")) {
             try P(format: "x == %d", 1.5)
         }
-        #expect(throws: StrataCore.PredicateError.badArgument(format: "x == %f", column: 6, expected: "a number")) {
+        #expect(throws: ObjectPredicateError.badArgument(format: "x == %f", column: 6, expected: "a number")) {
             try P(format: "x == %f", "1.5")
         }
-        #expect(throws: StrataCore.PredicateError.badArgument(format: "x == %s", column: 6, expected: "a string")) {
+        #expect(throws: ObjectPredicateError.badArgument(format: "x == %s", column: 6, expected: "a string")) {
             try P(format: "x == %s", 3)
         }
     }

@@ -33,7 +33,7 @@ public indirect enum ObjectExpression: Sendable, Hashable, CustomStringConvertib
         case .constant(let value): return value
         case .evaluatedObject: return object
         case .variable(let name):
-            guard let value = variables[name] else { throw PredicateError.unboundVariable(name) }
+            guard let value = variables[name] else { throw ObjectPredicateError.unboundVariable(name) }
             return value
         case .aggregate(let items): return try items.map { try $0.value(with: object, variables: variables) as Any }
         }

@@ -92,7 +92,7 @@ public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertibl
 
     /// Parses a predicate from a format string and its arguments.
     ///
-    /// - Throws: ``PredicateError`` with the column where parsing failed.
+    /// - Throws: ``ObjectPredicateError`` with the column where parsing failed.
     public init(format: String, _ arguments: Any?...) throws {
         var parser = PredicateParser(format: format, arguments: arguments)
         self = try parser.parse()
@@ -144,7 +144,7 @@ public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertibl
 }
 
 /// Why a predicate could not be parsed or evaluated.
-public enum PredicateError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum ObjectPredicateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The format string is malformed at `column` (1-based, counted in Unicode scalars).
     case syntax(format: String, column: Int, expected: String, found: String)
     /// A `%` specifier has no argument.

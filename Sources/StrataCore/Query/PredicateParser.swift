@@ -183,29 +183,29 @@ struct PredicateParser {
             position = column - 1
             throw syntax("a format specifier (%@, %K, %d, %i, %ld, %lld, %f, %lf, %s)")
         }
-        guard !arguments.isEmpty else { throw PredicateError.missingArgument(format: format, column: column) }
+        guard !arguments.isEmpty else { throw ObjectPredicateError.missingArgument(format: format, column: column) }
         let argument = arguments.removeFirst()
         switch specifier {
         case "@":
             return .constant(PredicateValue(argument))
         case "K":
             guard let key = argument as? String, !key.isEmpty else {
-                throw PredicateError.badArgument(format: format, column: column, expected: "a key path string")
+                throw ObjectPredicateError.badArgument(format: format, column: column, expected: "a key path string")
             }
             return .keyPath(key)
         case "d", "i", "ld", "lld", "lu", "llu", "u":
             guard case .integer(let v) = PredicateValue(argument) else {
-                throw PredicateError.badArgument(format: format, column: column, expected: "an integer")
+                throw ObjectPredicateError.badArgument(format: format, column: column, expected: "an integer")
             }
             return .constant(.integer(v))
         case "f", "lf", "g", "e":
             guard let v = PredicateValue(argument).doubleValue else {
-                throw PredicateError.badArgument(format: format, column: column, expected: "a number")
+                throw ObjectPredicateError.badArgument(format: format, column: column, expected: "a number")
             }
             return .constant(.double(v))
         case "s":
             guard let v = argument as? String else {
-                throw PredicateError.badArgument(format: format, column: column, expected: "a string")
+                throw ObjectPredicateError.badArgument(format: format, column: column, expected: "a string")
             }
             return .constant(.string(v))
         default:
@@ -223,7 +223,7 @@ struct PredicateParser {
         let type = try parseString()
         guard consumeSymbol(")") else { throw syntax("')' closing CAST") }
         guard case .constant(let constant) = value else { return value }
-        func fail() -> PredicateError {
+        func fail() -> ObjectPredicateError {
             .badArgument(format: format, column: typeColumn + 1, expected: "a value that converts to \(type)")
         }
         switch (type, constant) {
@@ -373,7 +373,7 @@ struct PredicateParser {
         return true
     }
 
-    private func syntax(_ expected: String) -> PredicateError {
+    private func syntax(_ expected: String) -> ObjectPredicateError {
         let found = position < characters.count ? "'\(characters[position])'" : "end of input"
         return .syntax(format: format, column: position + 1, expected: expected, found: found)
     }
