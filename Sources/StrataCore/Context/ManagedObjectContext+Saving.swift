@@ -45,7 +45,7 @@ extension ManagedObjectContext {
         updatedObjects = []
         deletedObjects = []
         pendingChanges = ContextChanges()
-        for object in inserted + updated { object.didSave() }
+        for object in inserted + updated + deleted { object.didSave() }
         post(Self.didSaveNotification, ContextChanges(
             inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
             deleted: Set(deleted.map(\.objectID))))
