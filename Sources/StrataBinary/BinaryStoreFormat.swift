@@ -117,10 +117,12 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
         guard Deflate.crc32(stored) == header.payloadCRC else {
             throw StoreError.corruptStore(file: file, offset: payloadStart, reason: "payload checksum mismatch")
         }
-        let payload = header.flags & Self.compressedFlag != 0
+        let compressed = header.flags & Self.compressedFlag != 0
+        let payload = compressed
             ? try Deflate.decompress(stored, expectedCount: header.uncompressedLength, file: file, offset: payloadStart)
             : Array(stored)
-        var reader = ByteReader(payload, file: file)
+        // Offsets name bytes of the file; inside an inflated payload they count from its start.
+        var reader = ByteReader(payload, file: file, base: compressed ? 0 : payloadStart)
         try PayloadDecoder(model: model, storeIdentifier: image.identifier).decode(&reader, into: &image)
         return image
     }

@@ -39,9 +39,13 @@ struct PayloadDecoder {
 
         let objectCount = try reader.count(minimumItemSize: 6)
         var references: [(ManagedObjectID, Int)] = []
+        var keysByRoot: [String: Set<Int64>] = [:]
         for _ in 0..<objectCount {
             let objectStart = reader.offset
             let objectEntity = try entity(&reader)
+            guard !objectEntity.isAbstract else {
+                throw reader.corrupt("object of abstract entity '\(objectEntity.name)'", at: objectStart)
+            }
             let id = ManagedObjectID(entityName: objectEntity.name, storeIdentifier: storeIdentifier,
                                      primaryKey: try primaryKey(&reader))
             var snapshot = ObjectSnapshot(objectID: id, version: Int64(bitPattern: try reader.varint()))
@@ -82,6 +86,11 @@ struct PayloadDecoder {
                 snapshot.toMany[key] = destinations
             }
             guard image.objects[id] == nil else { throw reader.corrupt("duplicate object \(id)", at: objectStart) }
+            // Keys are numbered per inheritance root: Book/p3 and Magazine/p3 cannot both exist.
+            guard keysByRoot[objectEntity.rootEntityName, default: []].insert(id.primaryKey ?? 0).inserted else {
+                throw reader.corrupt("primary key \(id.primaryKey ?? 0) is used twice under '\(objectEntity.rootEntityName)'",
+                                     at: objectStart)
+            }
             image.objects[id] = snapshot
         }
         guard reader.isAtEnd else { throw reader.corrupt("\(reader.remaining) unexpected bytes after the last object") }

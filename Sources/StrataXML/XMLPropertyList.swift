@@ -23,7 +23,11 @@ enum XMLPropertyList {
         case .dictionary(let entries):
             out += "\(indent)<dict>\n"
             for key in entries.keys.sorted() {
-                out += "\(indent)    <key>\(XMLText.escape(key))</key>\n"
+                if XMLText.canEscape(key) {
+                    out += "\(indent)    <key>\(XMLText.escape(key))</key>\n"
+                } else {
+                    out += "\(indent)    <key encoding=\"base64\">\(Data(key.utf8).base64EncodedString())</key>\n"
+                }
                 write(entries[key] ?? .string(""), indent: indent + "    ", into: &out)
             }
             out += "\(indent)</dict>\n"
@@ -51,7 +55,7 @@ enum XMLPropertyList {
             let compact = text.filter { !$0.isWhitespace }
             guard let data = Data(base64Encoded: compact) else { throw fail("<data> is not base64") }
             if node.attributes["encoding"] == "string" {
-                guard let string = String(data: data, encoding: .utf8) else { throw fail("<data encoding=\"string\"> is not UTF-8") }
+                guard let string = String(validating: data, as: UTF8.self) else { throw fail("<data encoding=\"string\"> is not UTF-8") }
                 return .string(string)
             }
             return .data(data)
@@ -62,7 +66,15 @@ enum XMLPropertyList {
             while index < node.children.count {
                 let keyNode = node.children[index]
                 guard keyNode.name == "key", index + 1 < node.children.count else { throw fail("<dict> needs <key> and value pairs") }
-                entries[keyNode.text] = try read(node.children[index + 1], reader: reader)
+                var key = keyNode.text
+                if keyNode.attributes["encoding"] == "base64" {
+                    guard let data = Data(base64Encoded: key.filter { !$0.isWhitespace }),
+                          let decoded = String(validating: data, as: UTF8.self) else {
+                        throw reader.error("<key encoding=\"base64\"> is not base64 of UTF-8", line: keyNode.line)
+                    }
+                    key = decoded
+                }
+                entries[key] = try read(node.children[index + 1], reader: reader)
                 index += 2
             }
             return .dictionary(entries)

@@ -8,7 +8,7 @@ struct XMLStoreDecoder {
 
     private struct PendingObject {
         var snapshot: ObjectSnapshot
-        var references: [(key: String, toMany: Bool, idrefs: [String], line: Int)]
+        var references: [(key: String, destination: String, toMany: Bool, idrefs: [String], line: Int)]
         var line: Int
     }
 
@@ -21,12 +21,13 @@ struct XMLStoreDecoder {
         var pending: [PendingObject] = []
         var byXMLID: [String: ManagedObjectID] = [:]
         var seen = Set<ManagedObjectID>()
+        var keysByRoot: [String: Set<Int64>] = [:]
         while try reader.next() {
             if reader.isEndElement, reader.depth == 0 { break }
             guard reader.isStartElement, reader.depth == 1 else { continue }
             switch reader.name {
             case "databaseInfo":
-                try readInfo(reader.readElement(), into: &image)
+                try readInfo(reader.readElement(), into: &image, primaryKeys: readObjects)
                 sawInfo = true
                 if !readObjects { return image }
             case "object":
@@ -38,6 +39,12 @@ struct XMLStoreDecoder {
                 }
                 guard seen.insert(object.snapshot.objectID).inserted else {
                     throw reader.error("duplicate object \(object.snapshot.objectID)", line: node.line)
+                }
+                // Keys are numbered per inheritance root: Book/p3 and Magazine/p3 cannot both exist.
+                let root = model.entitiesByName[object.snapshot.objectID.entityName]?.rootEntityName ?? object.snapshot.objectID.entityName
+                guard keysByRoot[root, default: []].insert(object.snapshot.objectID.primaryKey ?? 0).inserted else {
+                    throw reader.error("primary key \(object.snapshot.objectID.primaryKey ?? 0) is used twice under '\(root)'",
+                                       line: node.line)
                 }
                 byXMLID[xmlID] = object.snapshot.objectID
                 pending.append(object)
@@ -52,6 +59,10 @@ struct XMLStoreDecoder {
                     guard let id = byXMLID[ref] else {
                         throw reader.error("'\(reference.key)' refers to '\(ref)', which the store does not hold", line: reference.line)
                     }
+                    guard model.entity(id.entityName, isKindOf: reference.destination) else {
+                        throw reader.error("'\(reference.key)' refers to '\(ref)', an object of entity '\(id.entityName)'",
+                                           line: reference.line)
+                    }
                     return id
                 }
                 if reference.toMany {
@@ -64,7 +75,7 @@ struct XMLStoreDecoder {
             image.objects[object.snapshot.objectID] = object.snapshot
             let root = model.entitiesByName[object.snapshot.objectID.entityName]?.rootEntityName ?? object.snapshot.objectID.entityName
             let pk = object.snapshot.objectID.primaryKey ?? 0
-            image.nextPrimaryKeys[root] = max(image.nextPrimaryKeys[root] ?? 1, pk + 1)
+            image.nextPrimaryKeys[root] = max(image.nextPrimaryKeys[root] ?? 1, pk == .max ? pk : pk + 1)
         }
         return image
     }
@@ -74,7 +85,9 @@ struct XMLStoreDecoder {
         return false
     }
 
-    private func readInfo(_ node: XMLElementNode, into image: inout StoreImage) throws {
+    /// Reads the UUID, the metadata and (with `primaryKeys`) the next primary keys, whose
+    /// entities only a real model knows: reading the metadata alone uses an empty one.
+    private func readInfo(_ node: XMLElementNode, into image: inout StoreImage, primaryKeys: Bool) throws {
         guard let uuid = node.child("UUID")?.text.trimmingCharacters(in: .whitespacesAndNewlines), !uuid.isEmpty else {
             throw reader.error("<databaseInfo> has no <UUID>", line: node.line)
         }
@@ -85,7 +98,7 @@ struct XMLStoreDecoder {
             }
             image.metadata = metadata
         }
-        for entry in node.children where entry.name == "nextPrimaryKey" {
+        for entry in node.children where primaryKeys && entry.name == "nextPrimaryKey" {
             guard let name = entry.attributes["entity"], let entity = lookupEntity(name),
                   let next = Int64(entry.text.trimmingCharacters(in: .whitespaces)), next > 0 else {
                 throw reader.error("invalid <nextPrimaryKey>", line: entry.line)
@@ -118,7 +131,7 @@ struct XMLStoreDecoder {
                 object.snapshot.attributes[attribute.name] = try value(child, for: attribute, entity: entity.name)
             case ("relationship", .relationship(let relationship)):
                 let refs = child.attributes["idrefs"]?.split(separator: " ").map(String.init) ?? []
-                object.references.append((relationship.name, relationship.isToMany, refs, child.line))
+                object.references.append((relationship.name, relationship.destinationEntityName, relationship.isToMany, refs, child.line))
             default:
                 throw fail("<\(child.name) name=\"\(name)\"> does not match the model's property", child.line)
             }
@@ -130,7 +143,8 @@ struct XMLStoreDecoder {
         func fail(_ reason: String) -> StoreError { reader.error("'\(entity).\(attribute.name)': \(reason)", line: node.line) }
         var text = node.text
         if node.attributes["encoding"] == "base64" {
-            guard let data = Data(base64Encoded: text), let decoded = String(data: data, encoding: .utf8) else {
+            // String(validating:) keeps a leading U+FEFF, which String(data:encoding:) drops.
+            guard let data = Data(base64Encoded: text), let decoded = String(validating: data, as: UTF8.self) else {
                 throw fail("invalid base64 text")
             }
             text = decoded

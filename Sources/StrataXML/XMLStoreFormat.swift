@@ -102,9 +102,17 @@ public struct XMLStoreFormat: AtomicStoreFormat {
 
     /// The UUID and metadata of the file at `url`; stops reading after `<databaseInfo>`.
     public static func readMetadata(from url: URL) throws -> [String: PropertyListValue] {
-        let reader = try XMLStreamReader(data: AtomicFileWriter.read(url), file: url.path)
+        let reader = try XMLStreamReader(data: databaseInfoPrefix(of: AtomicFileWriter.read(url)), file: url.path)
         let empty = try ManagedObjectModel(entities: [])
         return try XMLStoreDecoder(reader: reader, model: empty).decode(objects: false).metadata
+    }
+
+    /// The document up to the first `</databaseInfo>`, closed with `</database>`, so that the
+    /// parser (which reads ahead) never sees what follows; the whole data when there is none.
+    static func databaseInfoPrefix(of data: Data) -> Data {
+        guard let close = data.range(of: Data("</databaseInfo".utf8)),
+              let end = data[close.upperBound...].firstIndex(of: UInt8(ascii: ">")) else { return data }
+        return data[data.startIndex...end] + Data("</database>".utf8)
     }
 }
 
@@ -113,18 +121,33 @@ public struct XMLStoreFormat: AtomicStoreFormat {
 struct XMLNames {
     let model: ManagedObjectModel
     let exactEntities: Bool
+    /// The entities whose property names are written exactly.
+    let exactProperties: Set<String>
 
     init(model: ManagedObjectModel) {
         self.model = model
-        let upper = model.entities.map { $0.name.uppercased() }
-        exactEntities = Set(upper).count != upper.count
+        // A written name must lead a reader (exact match, then ignoring case) back to its own
+        // entity or property: "Kırmızı" upper-cased is "KIRMIZI", which no longer matches it
+        // ignoring case, and "Name" lower-cased collides with "name".
+        exactEntities = !model.entities.allSatisfy { entity in
+            let written = entity.name.uppercased()
+            let found = model.entitiesByName[written] ?? model.entities.first { $0.name.caseInsensitiveCompare(written) == .orderedSame }
+            return found?.name == entity.name
+        }
+        exactProperties = Set(model.entities.filter { entity in
+            !entity.properties.allSatisfy { property in
+                let written = property.name.lowercased()
+                let found = entity.propertiesByName[written]
+                    ?? entity.properties.first { $0.name.caseInsensitiveCompare(written) == .orderedSame }
+                return found?.name == property.name
+            }
+        }.map(\.name))
     }
 
     func entity(_ name: String) -> String { exactEntities ? name : name.uppercased() }
 
     func property(_ name: String, of entityName: String) -> String {
-        guard let entity = model.entitiesByName[entityName] else { return name }
-        let lower = entity.properties.map { $0.name.lowercased() }
-        return Set(lower).count == lower.count ? name.lowercased() : name
+        guard model.entitiesByName[entityName] != nil, !exactProperties.contains(entityName) else { return name }
+        return name.lowercased()
     }
 }

@@ -94,4 +94,19 @@ public enum SampleModels {
             configurations: ["Catalog": ["Publication", "Book", "Magazine", "Author"], "Notes": ["Note"]]
         )
     }
+
+    /// Inheritance with a concrete parent: `Person` → `Teacher` (and `Person` → `Pupil`).
+    public static func school() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Person") {
+                Attribute("name", .string)
+            }
+            EntityDescription("Teacher", parent: "Person") {
+                Attribute("subject", .string)
+            }
+            EntityDescription("Pupil", parent: "Person") {
+                Attribute("grade", .integer16)
+            }
+        }
+    }
 }

@@ -11,6 +11,7 @@ extension ManagedObjectContext {
     ///   store throws.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         checkQueue()
+        processPendingChanges()
         let entities = try persistentStoreCoordinator.concreteEntities(for: request)
         let pending = request.includesPendingChanges ? pendingObjects(in: entities) : []
         let offset = request.fetchOffset

@@ -45,7 +45,7 @@ extension ManagedObjectContext {
         updatedObjects = []
         deletedObjects = []
         pendingChanges = ContextChanges()
-        for object in inserted + updated { object.didSave() }
+        for object in inserted + updated + deleted { object.didSave() }
         post(Self.didSaveNotification, ContextChanges(
             inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
             deleted: Set(deleted.map(\.objectID))))
@@ -103,7 +103,7 @@ extension ManagedObjectContext {
             let snapshot = object.currentSnapshot(version: read, mapping: mapping)
             request.updated.append(snapshot)
             var after = snapshot
-            after.version = read + 1
+            after.version = read &+ 1   // as the store counts: wrapping, since a file may hold Int64.max
             after.toMany = (object.committedSnapshot?.toMany ?? [:]).merging(snapshot.toMany) { _, new in new }
             committed[object] = after
         }

@@ -201,11 +201,14 @@ public final class ManagedObjectContext {
         }
     }
 
-    /// In debug builds, checks that a main-queue context is used on the main thread.
+    /// In debug builds, checks that a main-queue context is used on the main queue.
+    ///
+    /// The main queue, not the main thread: under `dispatchMain()` (an async `main` on Linux, the
+    /// test runner) main-actor work runs on the main queue but on a thread other than the first.
     func checkQueue() {
         #if DEBUG
         if concurrencyType == .mainQueue {
-            assert(Thread.isMainThread, "a main-queue context was used off the main thread")
+            dispatchPrecondition(condition: .onQueue(.main))
         }
         #endif
     }

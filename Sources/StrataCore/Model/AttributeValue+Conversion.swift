@@ -30,12 +30,22 @@ extension AttributeValue {
             return .integer(fitted)
         case .decimal:
             if let decimal = value as? Decimal { return .decimal(decimal) }
-            if let integer = exactInteger(value), let fitted = integer { return .decimal(Decimal(fitted)) }
+            if let integer = exactInteger(value) {
+                if let fitted = integer { return .decimal(Decimal(fitted)) }
+                if let unsigned = value as? UInt64 { return .decimal(Decimal(unsigned)) }
+                if let unsigned = value as? UInt { return .decimal(Decimal(UInt64(unsigned))) }
+            }
             throw wrongType()
         case .double:
             if let double = value as? Double { return .double(double) }
             if let float = value as? Float { return .double(Double(float)) }
-            if let integer = exactInteger(value), let fitted = integer { return .double(Double(fitted)) }
+            if let integer = exactInteger(value) {
+                // An integer becomes a Double only when no digit is lost (as Double narrows to Float).
+                guard let fitted = integer, let exact = Double(exactly: fitted) else {
+                    throw ObjectError.valueOutOfRange(entity: entity, key: key, value: "\(value)")
+                }
+                return .double(exact)
+            }
             throw wrongType()
         case .float:
             if let float = value as? Float { return .float(float) }
@@ -46,7 +56,10 @@ extension AttributeValue {
                 }
                 return .float(narrowed)
             }
-            if let integer = exactInteger(value), let fitted = integer, let exact = Float(exactly: fitted) {
+            if let integer = exactInteger(value) {
+                guard let fitted = integer, let exact = Float(exactly: fitted) else {
+                    throw ObjectError.valueOutOfRange(entity: entity, key: key, value: "\(value)")
+                }
                 return .float(exact)
             }
             throw wrongType()

@@ -13,6 +13,7 @@ extension ManagedObject {
     public func value(forKey key: String) throws -> Any? {
         let property = try propertyDescription(forKey: key)
         try fulfillFault()
+        try checkUsable()
         switch property {
         case .attribute(let attribute):
             return try attributeValues[key].map { try $0.swiftValue(for: attribute, entity: entity.name) }
@@ -76,6 +77,7 @@ extension ManagedObject {
             throw ObjectError.wrongValueType(entity: entity.name, key: key, expected: nil, found: "a relationship")
         }
         try fulfillFault()
+        try checkUsable()
         return attributeValues[key]
     }
 
@@ -123,6 +125,12 @@ extension ManagedObject {
             throw ObjectError.unknownKey(entity: entity.name, key: key)
         }
         return property
+    }
+
+    /// Throws for an object cut loose from its context (deleted and saved, rolled back, reset,
+    /// or its context gone), whose values are no longer there to read.
+    func checkUsable() throws {
+        guard !isInvalidated else { throw ObjectError.objectDeleted(objectID) }
     }
 
     func checkMutable() throws {

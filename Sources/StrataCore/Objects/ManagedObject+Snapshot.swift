@@ -79,7 +79,8 @@ extension ManagedObject {
                 let differs = relationship.isOrdered ? current != previous : Set(current) != Set(previous)
                 if differs, !(current.isEmpty && committedSnapshot == nil) { changes[key] = try? value(forKey: key) }
             } else if now.toOne[key] != before.toOne[key] {
-                changes[key] = toOneValues[key]
+                // updateValue keeps a cleared to-one as a nil entry (assigning nil would drop the key).
+                changes.updateValue(toOneValues[key], forKey: key)
             }
         }
         return changes
@@ -93,14 +94,14 @@ extension ManagedObject {
         for key in keys ?? entity.properties.filter({ !$0.isTransient }).map(\.name) {
             switch try propertyDescription(forKey: key) {
             case .attribute(let attribute):
-                values[key] = try committed.attributes[key].map { try $0.swiftValue(for: attribute, entity: entity.name) }
+                values.updateValue(try committed.attributes[key].map { try $0.swiftValue(for: attribute, entity: entity.name) }, forKey: key)
             case .relationship(let relationship):
                 if relationship.isToMany {
                     let ids = try committed.toMany[key] ?? context.relatedObjectIDs(of: self, relationship: key)
                     let objects = try ids.map { try context.object(with: $0) }
                     values[key] = relationship.isOrdered ? objects as Any : Set(objects) as Any
                 } else {
-                    values[key] = try committed.toOne[key].map { try context.object(with: $0) }
+                    values.updateValue(try committed.toOne[key].map { try context.object(with: $0) }, forKey: key)
                 }
             case .fetchedProperty:
                 continue

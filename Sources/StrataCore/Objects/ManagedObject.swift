@@ -70,7 +70,7 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     open func awakeFromFetch() {}
     /// Called before the object's changes are saved.
     open func willSave() {}
-    /// Called after the object's changes were saved.
+    /// Called after the object's changes were saved, a saved delete included (as in Core Data).
     open func didSave() {}
     /// Called when the object is deleted, before delete rules apply.
     open func prepareForDeletion() {}

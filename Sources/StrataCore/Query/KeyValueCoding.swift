@@ -27,8 +27,23 @@ extension Dictionary: KeyValueCoding where Key == String {
     /// The entry for `key`; a missing key is nil, as for a dictionary in Core Data.
     public func value(forKey key: String) throws -> Any? {
         guard let value = self[key] else { return nil }
-        return value as Any?
+        return unwrappedOptional(value)
     }
+}
+
+/// The value inside an `Any` that boxes an optional (`[String: Any?]` values, `[Int?]`
+/// elements), or nil when it boxes `nil`; any other value as it is.
+func unwrappedOptional(_ value: Any) -> Any? {
+    guard let optional = value as? any AnyOptional else { return value }
+    return optional.wrappedAny.flatMap(unwrappedOptional)
+}
+
+private protocol AnyOptional {
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: AnyOptional {
+    var wrappedAny: Any? { map { $0 as Any } }
 }
 
 /// Walks a dotted key path over key-value values and collections.

@@ -12,6 +12,17 @@ public indirect enum ObjectExpression: Sendable, Hashable, CustomStringConvertib
     /// A literal collection `{a, b, c}`.
     case aggregate([ObjectExpression])
 
+    /// A literal collection, as a constant array when every item is a constant (the one form
+    /// both `{1, 2}` and an array argument take, so that a printed predicate parses back equal).
+    static func aggregateOrConstant(_ items: [ObjectExpression]) -> ObjectExpression {
+        var values: [PredicateValue] = []
+        for item in items {
+            guard case .constant(let value) = item else { return .aggregate(items) }
+            values.append(value)
+        }
+        return .constant(.array(values))
+    }
+
     /// Evaluates the expression against `object`.
     public func value(with object: Any?, variables: [String: PredicateValue] = [:]) throws -> Any? {
         switch self {
@@ -22,7 +33,7 @@ public indirect enum ObjectExpression: Sendable, Hashable, CustomStringConvertib
         case .constant(let value): return value
         case .evaluatedObject: return object
         case .variable(let name):
-            guard let value = variables[name] else { throw PredicateError.unboundVariable(name) }
+            guard let value = variables[name] else { throw ObjectPredicateError.unboundVariable(name) }
             return value
         case .aggregate(let items): return try items.map { try $0.value(with: object, variables: variables) as Any }
         }

@@ -92,7 +92,7 @@ public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertibl
 
     /// Parses a predicate from a format string and its arguments.
     ///
-    /// - Throws: ``PredicateError`` with the column where parsing failed.
+    /// - Throws: ``ObjectPredicateError`` with the column where parsing failed.
     public init(format: String, _ arguments: Any?...) throws {
         var parser = PredicateParser(format: format, arguments: arguments)
         self = try parser.parse()
@@ -120,7 +120,7 @@ public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertibl
         func substitute(_ expression: ObjectExpression) -> ObjectExpression {
             switch expression {
             case .variable(let name): values[name].map { .constant($0) } ?? expression
-            case .aggregate(let items): .aggregate(items.map(substitute))
+            case .aggregate(let items): .aggregateOrConstant(items.map(substitute))
             default: expression
             }
         }
@@ -144,8 +144,8 @@ public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertibl
 }
 
 /// Why a predicate could not be parsed or evaluated.
-public enum PredicateError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The format string is malformed at `column` (1-based).
+public enum ObjectPredicateError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The format string is malformed at `column` (1-based, counted in Unicode scalars).
     case syntax(format: String, column: Int, expected: String, found: String)
     /// A `%` specifier has no argument.
     case missingArgument(format: String, column: Int)

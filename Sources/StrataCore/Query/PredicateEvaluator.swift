@@ -118,7 +118,7 @@ enum RegularExpressionCache {
         do {
             regex = try NSRegularExpression(pattern: "^(?:\(pattern))$", options: [])
         } catch {
-            throw PredicateError.invalidRegularExpression(pattern)
+            throw ObjectPredicateError.invalidRegularExpression(pattern)
         }
         let range = NSRange(text.startIndex..., in: text)
         return regex.firstMatch(in: text, options: [], range: range) != nil

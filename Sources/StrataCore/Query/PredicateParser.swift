@@ -9,7 +9,9 @@ struct PredicateParser {
 
     init(format: String, arguments: [Any?]) {
         self.format = format
-        self.characters = Array(format)
+        // One Character per Unicode scalar: a combining mark after a quote or an operator must
+        // not merge with it into one grapheme (columns count scalars).
+        self.characters = format.unicodeScalars.map(Character.init)
         self.arguments = arguments
     }
 
@@ -112,7 +114,7 @@ struct PredicateParser {
                 repeat { items.append(try parseExpression()) } while consumeSymbol(",")
                 guard consumeSymbol("}") else { throw syntax("'}' or ','") }
             }
-            return .aggregate(items)
+            return ObjectExpression.aggregateOrConstant(items)
         }
         if c == "$" {
             position += 1
@@ -177,29 +179,33 @@ struct PredicateParser {
         position += 1
         if specifier == "%" { throw syntax("an expression, not '%%'") }
         while specifier.hasSuffix("l"), position < characters.count { specifier.append(characters[position]); position += 1 }
-        guard !arguments.isEmpty else { throw PredicateError.missingArgument(format: format, column: column) }
+        guard Self.specifiers.contains(specifier) else {
+            position = column - 1
+            throw syntax("a format specifier (%@, %K, %d, %i, %ld, %lld, %f, %lf, %s)")
+        }
+        guard !arguments.isEmpty else { throw ObjectPredicateError.missingArgument(format: format, column: column) }
         let argument = arguments.removeFirst()
         switch specifier {
         case "@":
             return .constant(PredicateValue(argument))
         case "K":
             guard let key = argument as? String, !key.isEmpty else {
-                throw PredicateError.badArgument(format: format, column: column, expected: "a key path string")
+                throw ObjectPredicateError.badArgument(format: format, column: column, expected: "a key path string")
             }
             return .keyPath(key)
         case "d", "i", "ld", "lld", "lu", "llu", "u":
             guard case .integer(let v) = PredicateValue(argument) else {
-                throw PredicateError.badArgument(format: format, column: column, expected: "an integer")
+                throw ObjectPredicateError.badArgument(format: format, column: column, expected: "an integer")
             }
             return .constant(.integer(v))
         case "f", "lf", "g", "e":
             guard let v = PredicateValue(argument).doubleValue else {
-                throw PredicateError.badArgument(format: format, column: column, expected: "a number")
+                throw ObjectPredicateError.badArgument(format: format, column: column, expected: "a number")
             }
             return .constant(.double(v))
         case "s":
             guard let v = argument as? String else {
-                throw PredicateError.badArgument(format: format, column: column, expected: "a string")
+                throw ObjectPredicateError.badArgument(format: format, column: column, expected: "a string")
             }
             return .constant(.string(v))
         default:
@@ -217,7 +223,7 @@ struct PredicateParser {
         let type = try parseString()
         guard consumeSymbol(")") else { throw syntax("')' closing CAST") }
         guard case .constant(let constant) = value else { return value }
-        func fail() -> PredicateError {
+        func fail() -> ObjectPredicateError {
             .badArgument(format: format, column: typeColumn + 1, expected: "a value that converts to \(type)")
         }
         switch (type, constant) {
@@ -327,8 +333,18 @@ struct PredicateParser {
         return text
     }
 
+    private static let specifiers: Set<String> = ["@", "K", "d", "i", "ld", "lld", "lu", "llu", "u", "f", "lf", "g", "e", "s"]
+
     private mutating func readIdentifier() -> String {
-        readWhile { $0.isLetter || $0.isNumber || $0 == "_" }
+        readWhile { $0.isLetter || $0.isNumber || $0 == "_" || Self.isCombiningMark($0) }
+    }
+
+    /// Whether a one-scalar character is a combining mark (part of a decomposed letter).
+    private static func isCombiningMark(_ character: Character) -> Bool {
+        switch character.unicodeScalars.first?.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
     }
 
     private mutating func peekWord(_ word: String) -> Bool {
@@ -357,7 +373,7 @@ struct PredicateParser {
         return true
     }
 
-    private func syntax(_ expected: String) -> PredicateError {
+    private func syntax(_ expected: String) -> ObjectPredicateError {
         let found = position < characters.count ? "'\(characters[position])'" : "end of input"
         return .syntax(format: format, column: position + 1, expected: expected, found: found)
     }

@@ -31,7 +31,7 @@ public enum PredicateValue: Sendable, Hashable {
 
     /// Normalises any Swift value; values of unknown types become their description string.
     public init(_ value: Any?) {
-        guard let value else { self = .null; return }
+        guard let value = value.flatMap(unwrappedOptional) else { self = .null; return }
         switch value {
         case let v as PredicateValue: self = v
         case let v as Bool: self = .bool(v)

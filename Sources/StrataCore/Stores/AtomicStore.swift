@@ -94,9 +94,15 @@ public final class AtomicStore: PersistentStore {
     }
 
     public func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64] {
-        image.withLock { image in
+        try image.withLock { image in
             let first = image.nextPrimaryKeys[rootEntity] ?? 1
-            image.nextPrimaryKeys[rootEntity] = first + Int64(count)
+            // A damaged or hostile file can record a next key near Int64.max: refuse, never trap.
+            let (next, overflow) = first.addingReportingOverflow(Int64(count))
+            guard !overflow else {
+                throw StoreError.corruptStore(file: url?.path ?? "", offset: nil,
+                                              reason: "no primary keys left for entity '\(rootEntity)' (next key \(first))")
+            }
+            image.nextPrimaryKeys[rootEntity] = next
             return (0..<Int64(count)).map { first + $0 }
         }
     }
@@ -135,13 +141,13 @@ public final class AtomicStore: PersistentStore {
             image.objects[snapshot.objectID] = snapshot
             if let pk = snapshot.objectID.primaryKey {
                 let root = model.entitiesByName[snapshot.objectID.entityName]?.rootEntityName ?? snapshot.objectID.entityName
-                image.nextPrimaryKeys[root] = max(image.nextPrimaryKeys[root] ?? 1, pk + 1)
+                image.nextPrimaryKeys[root] = max(image.nextPrimaryKeys[root] ?? 1, pk == .max ? pk : pk + 1)
             }
         }
         for snapshot in request.updated {
             guard let current = image.objects[snapshot.objectID] else { throw StoreError.missingObject(snapshot.objectID) }
             var merged = snapshot
-            merged.version = current.version + 1
+            merged.version = current.version &+ 1   // versions are only compared for equality; a file's Int64.max must not trap
             merged.toMany = current.toMany.merging(snapshot.toMany) { _, new in new }
             image.objects[snapshot.objectID] = merged
         }

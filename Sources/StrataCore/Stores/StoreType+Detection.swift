@@ -37,13 +37,42 @@ extension StoreType {
         var rest = Substring(string)
         while true {
             rest = rest.drop(while: \.isWhitespace)
-            if rest.hasPrefix("<?") || rest.hasPrefix("<!") {
-                guard let end = rest.firstIndex(of: ">") else { return false }
+            // Comments and processing instructions end at their own terminator (a '>' inside
+            // them does not end them); a DOCTYPE ends at the '>' outside quotes and brackets.
+            let terminator = rest.hasPrefix("<!--") ? "-->" : rest.hasPrefix("<?") ? "?>" : nil
+            if let terminator {
+                guard let end = rest.range(of: terminator) else { return false }
+                rest = rest[end.upperBound...]
+                continue
+            }
+            if rest.hasPrefix("<!") {
+                guard let end = declarationEnd(rest) else { return false }
                 rest = rest[rest.index(after: end)...]
                 continue
             }
             return rest.hasPrefix("<database>") || rest.hasPrefix("<database ")
         }
+    }
+
+    /// The index of the '>' that closes the declaration at the start of `text`.
+    private static func declarationEnd(_ text: Substring) -> Substring.Index? {
+        var quote: Character?
+        var brackets = 0
+        for index in text.indices {
+            let character = text[index]
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "[" {
+                brackets += 1
+            } else if character == "]" {
+                brackets -= 1
+            } else if character == ">", brackets <= 0 {
+                return index
+            }
+        }
+        return nil
     }
 }
 

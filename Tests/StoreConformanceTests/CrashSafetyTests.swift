@@ -1,0 +1,156 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// "A save either lands whole or not at all": a process saving in a loop is killed (SIGKILL) at
+/// random moments; the file it leaves must hold exactly one saved state.
+@Suite("Crash safety")
+struct CrashSafetyTests {
+    static let runsPerStoreType = 15
+
+    /// The model `StoreSaveLoop` writes.
+    static func model() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Item") { Attribute("index", .integer64) }
+            EntityDescription("Counter") { Attribute("value", .integer64) }
+        }
+    }
+
+    /// Folders where the build puts executables next to the test binary.
+    static var searchedFolders: [URL] {
+        var starts: [URL] = []
+        if let executable = Bundle.main.executableURL { starts.append(executable.deletingLastPathComponent()) }
+        starts.append(Bundle.main.bundleURL)
+        if let first = CommandLine.arguments.first {
+            starts.append(URL(fileURLWithPath: first).standardizedFileURL.deletingLastPathComponent())
+        }
+        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            starts.append(URL(fileURLWithPath: resolved).deletingLastPathComponent())
+        }
+        var folders: [URL] = []
+        for start in starts {
+            var folder = start
+            for _ in 0..<4 {   // …/debug/StrataPackageTests.xctest/Contents/MacOS on Apple platforms
+                if !folders.contains(folder) { folders.append(folder) }
+                folder.deleteLastPathComponent()
+            }
+        }
+        return folders
+    }
+
+    /// The built `StoreSaveLoop` executable.
+    static func saveLoopExecutable() -> URL? {
+        searchedFolders.map { $0.appendingPathComponent("StoreSaveLoop") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// When the kill comes.
+    enum KillMoment: CustomStringConvertible {
+        case immediately
+        case afterLaunch(milliseconds: Int)
+        case afterFirstSave(milliseconds: Int)
+
+        var description: String {
+            switch self {
+            case .immediately: "right after launch"
+            case .afterLaunch(let ms): "\(ms) ms after launch"
+            case .afterFirstSave(let ms): "\(ms) ms after the first 'saved' line"
+            }
+        }
+    }
+
+    @Test("a store killed while saving holds exactly one saved state", arguments: StoreUnderTest.fileBacked)
+    func killWhileSaving(store: StoreUnderTest) throws {
+        let executable = try #require(Self.saveLoopExecutable(), """
+            StoreSaveLoop is not built next to the test binary; looked in \
+            \(Self.searchedFolders.map(\.path).joined(separator: ", "))
+            """)
+        var generator = SystemRandomNumberGenerator()
+        for run in 0..<Self.runsPerStoreType {
+            let moment: KillMoment = switch run % 5 {
+            case 0: .immediately
+            case 1, 3: .afterLaunch(milliseconds: Int.random(in: 20...300, using: &generator))
+            default: .afterFirstSave(milliseconds: Int.random(in: 20...300, using: &generator))
+            }
+            try killAndCheck(store: store, executable: executable, moment: moment, run: run)
+        }
+    }
+
+    private func killAndCheck(store: StoreUnderTest, executable: URL, moment: KillMoment, run: Int) throws {
+        let folder = try TemporaryFolder.make()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("store.\(store.type.rawValue.lowercased())")
+        let label = "\(store) run \(run), killed \(moment)"
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = [store.type.rawValue, url.path]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+
+        var printed = Data()
+        switch moment {
+        case .immediately:
+            break
+        case .afterLaunch(let milliseconds):
+            usleep(useconds_t(milliseconds * 1000))
+        case .afterFirstSave(let milliseconds):
+            while !printed.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }   // end of output: the process ended by itself
+                printed += chunk
+            }
+            usleep(useconds_t(milliseconds * 1000))
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        printed += output.fileHandleForReading.readDataToEndOfFile()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard process.terminationReason == .uncaughtSignal else {
+            Issue.record("\(label): StoreSaveLoop exited by itself (status \(process.terminationStatus)): \(stderr)")
+            return
+        }
+
+        // The last k the writer reported saved: the store must hold it, or the save after it.
+        let lines = String(decoding: printed, as: UTF8.self).split(separator: "\n")
+        let reported = lines.compactMap { $0.hasPrefix("saved ") ? Int64($0.dropFirst(6)) : nil }
+        #expect(reported == Array(stride(from: Int64(1), through: Int64(reported.count), by: 1)), "\(label): \(lines)")
+        let lastReported = reported.last ?? 0
+
+        // Nothing but the store and, possibly, the killed writer's temporary file.
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let leftovers = names.filter { $0 != url.lastPathComponent }
+        for name in leftovers {
+            #expect(name.hasPrefix(".\(url.lastPathComponent).") && name.hasSuffix(".tmp"), "\(label): leftover \(name)")
+        }
+        #expect(leftovers.count <= 1, "\(label): \(leftovers)")
+
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            #expect(lastReported == 0, "\(label): no store file after \(lastReported) saves")
+            return
+        }
+        StoreType.registerBuiltInTypes()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
+        try coordinator.addPersistentStore(type: store.type, at: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let counters = try context.fetch(FetchRequest(entityName: "Counter"))
+        #expect(counters.count <= 1, "\(label): \(counters.count) counters")
+        let saved = try counters.first.map { try $0.value(forKey: "value") as? Int64 ?? -1 } ?? 0
+        let items = try context.fetch(FetchRequest(entityName: "Item"))
+            .map { try $0.value(forKey: "index") as? Int64 ?? -1 }
+            .sorted()
+        #expect(items == Array(stride(from: Int64(1), through: saved, by: 1)),
+                "\(label): Counter.value is \(saved) but the items are \(items)")
+        #expect(saved == lastReported || saved == lastReported + 1,
+                "\(label): the store holds save \(saved), the writer last reported save \(lastReported)")
+    }
+}

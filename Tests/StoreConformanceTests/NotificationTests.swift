@@ -1,0 +1,120 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+
+/// objectsDidChange, willSave and didSave, through NotificationCenter and the async sequence.
+@Suite("Notifications")
+struct NotificationTests {
+    private let didChange = ManagedObjectContext.objectsDidChangeNotification
+    private let willSave = ManagedObjectContext.willSaveNotification
+    private let didSave = ManagedObjectContext.didSaveNotification
+
+    /// Alice and Carol, saved; then Bob inserted, Alice changed, Carol deleted (unsaved).
+    private struct Changed {
+        let context: ManagedObjectContext
+        let alice, bob, carol: ManagedObject
+    }
+
+    private func seed(_ store: StoreUnderTest) throws -> ManagedObjectContext {
+        let context = try store.makeContext(model: SampleModels.student())
+        try context.insert("Student", ["id": 1, "name": "Alice", "age": 18])
+        try context.insert("Student", ["id": 3, "name": "Carol", "age": 22])
+        try context.save()
+        return context
+    }
+
+    private func change(_ context: ManagedObjectContext) throws -> Changed {
+        let students = try context.fetch(sortedRequest("Student"))
+        let bob = try context.insert("Student", ["id": 2, "name": "Bob"])
+        try students[0].setValue(19, forKey: "age")
+        try context.delete(students[1])
+        return Changed(context: context, alice: students[0], bob: bob, carol: students[1])
+    }
+
+    @Test("Each notification carries exactly the inserted, updated and deleted IDs", arguments: StoreUnderTest.all)
+    func notificationCenter(store: StoreUnderTest) throws {
+        let context = try seed(store)
+        let recorder = NotificationRecorder(context)
+        let changed = try change(context)
+        let temporaryBob = changed.bob.objectID
+
+        context.processPendingChanges()
+        #expect(recorder.notifications == [PostedNotification(name: didChange, changes: ContextChanges(
+            inserted: [temporaryBob], updated: [changed.alice.objectID], deleted: [changed.carol.objectID]))])
+        // Nothing new: nothing posted.
+        context.processPendingChanges()
+        #expect(recorder.notifications.count == 1)
+
+        try context.save()
+        let permanentBob = changed.bob.objectID
+        #expect(!permanentBob.isTemporaryID)
+        #expect(recorder.notifications == [
+            PostedNotification(name: didChange, changes: ContextChanges(
+                inserted: [temporaryBob], updated: [changed.alice.objectID], deleted: [changed.carol.objectID])),
+            PostedNotification(name: willSave, changes: ContextChanges(
+                inserted: [temporaryBob], updated: [changed.alice.objectID], deleted: [changed.carol.objectID])),
+            PostedNotification(name: didSave, changes: ContextChanges(
+                inserted: [permanentBob], updated: [changed.alice.objectID], deleted: [changed.carol.objectID])),
+        ])
+
+        // A save with nothing to save posts nothing.
+        try context.save()
+        #expect(recorder.notifications.count == 3)
+    }
+
+    @Test("A save posts objectsDidChange for changes not yet processed, then willSave and didSave",
+          arguments: StoreUnderTest.all)
+    func saveProcessesPendingChanges(store: StoreUnderTest) throws {
+        let context = try seed(store)
+        let recorder = NotificationRecorder(context)
+        let alice = try #require(try context.fetch(sortedRequest("Student")).first)
+        try alice.setValue("Alicia", forKey: "name")
+        try context.save()
+        let only = ContextChanges(updated: [alice.objectID])
+        #expect(recorder.notifications == [
+            PostedNotification(name: didChange, changes: only),
+            PostedNotification(name: willSave, changes: only),
+            PostedNotification(name: didSave, changes: only),
+        ])
+
+        // Another context's notifications do not reach this observer.
+        let other = context.freshContext()
+        try other.insert("Student", ["id": 9, "name": "Zed"])
+        try other.save()
+        #expect(recorder.notifications.count == 3)
+    }
+
+    @Test("A failed save posts willSave and no didSave", arguments: StoreUnderTest.all)
+    func failedSave(store: StoreUnderTest) throws {
+        let context = try seed(store)
+        let recorder = NotificationRecorder(context)
+        let nameless = try context.insert("Student", ["name": "No id"])
+        #expect(throws: ValidationError.self) { try context.save() }
+        #expect(recorder.names == [didChange, willSave])
+        #expect(recorder.notifications.last?.changes == ContextChanges(inserted: [nameless.objectID]))
+    }
+
+    @Test("The async sequence delivers the same notifications", arguments: StoreUnderTest.all)
+    func asyncSequence(store: StoreUnderTest) async throws {
+        let context = try seed(store)
+        let recorder = NotificationRecorder(context)
+        let stream = context.notifications()
+        let changed = try change(context)
+        try context.save()
+        try changed.alice.setValue(20, forKey: "age")
+        context.processPendingChanges()
+
+        var iterator = stream.makeAsyncIterator()
+        var delivered: [PostedNotification] = []
+        for _ in 0..<4 {
+            guard let note = await iterator.next() else { break }
+            delivered.append(PostedNotification(name: note.name, changes: note.changes))
+        }
+        #expect(delivered.map(\.name) == [didChange, willSave, didSave, didChange])
+        #expect(delivered == recorder.notifications)
+        #expect(delivered[2].changes == ContextChanges(
+            inserted: [changed.bob.objectID], updated: [changed.alice.objectID], deleted: [changed.carol.objectID]))
+        #expect(delivered[3].changes == ContextChanges(updated: [changed.alice.objectID]))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+
+/// Scenario 16 with the default policy: the second of two conflicting saves fails.
+@Suite("Optimistic locking")
+struct OptimisticLockingTests {
+    @Test("Scenario 16: the second save throws a merge conflict with both versions; the first save stays",
+          arguments: StoreUnderTest.all)
+    func secondSaveConflicts(store: StoreUnderTest) throws {
+        let setup = try store.makeContext(model: SampleModels.student())
+        let original = try setup.insert("Student", ["id": 1, "name": "Alice", "age": 18])
+        try setup.save()
+        let id = original.objectID
+
+        let first = setup.freshContext()
+        let second = setup.freshContext()
+        let firstAlice = try first.existingObject(with: id)
+        let secondAlice = try second.existingObject(with: id)
+        try firstAlice.setValue("First", forKey: "name")
+        try secondAlice.setValue("Second", forKey: "name")
+        try secondAlice.setValue(40, forKey: "age")
+
+        try first.save()
+        let error = try #require(throws: StoreError.self) { try second.save() }
+        guard case .mergeConflict(let conflicts) = error else {
+            Issue.record("expected a merge conflict, got \(error)")
+            return
+        }
+        #expect(conflicts.count == 1)
+        let conflict = try #require(conflicts.first)
+        #expect(conflict.objectID == id)
+        #expect(conflict.cachedVersion == 1)
+        #expect(conflict.databaseVersion == 2)
+        #expect(conflict.databaseSnapshot?.attributes["name"] == .string("First"))
+        #expect(conflict.databaseSnapshot?.attributes["age"] == .integer(18))
+        #expect(conflict.objectSnapshot?.attributes["name"] == .string("Second"))
+        #expect(conflict.objectSnapshot?.attributes["age"] == .integer(40))
+        #expect(error.description.contains(id.description))
+
+        // The store keeps the first save; the second context keeps its changes.
+        let checker = setup.freshContext()
+        let stored = try checker.existingObject(with: id)
+        #expect(try stored.string("name") == "First")
+        #expect(try stored.value(forKey: "age") as? Int16 == 18)
+        #expect(second.hasChanges)
+        #expect(try secondAlice.string("name") == "Second")
+
+        // After a merging refresh the second context saves on top of the first.
+        try second.refresh(secondAlice, mergeChanges: true)
+        try second.save()
+        let mergedChecker = setup.freshContext()
+        let merged = try mergedChecker.existingObject(with: id)
+        #expect(try merged.string("name") == "Second")
+        #expect(try merged.value(forKey: "age") as? Int16 == 40)
+    }
+
+    @Test("A conflicting save lands nothing, not even its other objects", arguments: StoreUnderTest.all)
+    func conflictLandsNothing(store: StoreUnderTest) throws {
+        let setup = try store.makeContext(model: SampleModels.student())
+        let alice = try setup.insert("Student", ["id": 1, "name": "Alice"])
+        let bob = try setup.insert("Student", ["id": 2, "name": "Bob"])
+        try setup.save()
+
+        let first = setup.freshContext()
+        let second = setup.freshContext()
+        try first.existingObject(with: alice.objectID).setValue("A1", forKey: "name")
+        try second.existingObject(with: alice.objectID).setValue("A2", forKey: "name")
+        try second.existingObject(with: bob.objectID).setValue("B2", forKey: "name")
+        try second.insert("Student", ["id": 3, "name": "Carol"])
+        try second.delete(try second.existingObject(with: bob.objectID))
+        try first.save()
+
+        #expect(throws: StoreError.self) { try second.save() }
+        #expect(try setup.freshContext().strings(sortedRequest("Student", by: "id")) == ["A1", "Bob"])
+    }
+
+    @Test("Deleting an object another context changed meanwhile conflicts", arguments: StoreUnderTest.all)
+    func deleteConflicts(store: StoreUnderTest) throws {
+        let setup = try store.makeContext(model: SampleModels.student())
+        let alice = try setup.insert("Student", ["id": 1, "name": "Alice"])
+        try setup.save()
+        let first = setup.freshContext()
+        let second = setup.freshContext()
+        try first.existingObject(with: alice.objectID).setValue("Changed", forKey: "name")
+        try second.delete(try second.existingObject(with: alice.objectID))
+        try first.save()
+
+        let error = try #require(throws: StoreError.self) { try second.save() }
+        guard case .mergeConflict(let conflicts) = error else {
+            Issue.record("expected a merge conflict, got \(error)")
+            return
+        }
+        #expect(conflicts.map(\.objectID) == [alice.objectID])
+        #expect(conflicts.first?.databaseVersion == 2)
+        #expect(conflicts.first?.objectSnapshot == nil)
+        #expect(try setup.freshContext().strings(sortedRequest("Student")) == ["Changed"])
+    }
+}
