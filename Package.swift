@@ -10,9 +10,12 @@ let package = Package(
         .library(name: "StrataBinary", targets: ["StrataBinary"]),
         .library(name: "StrataXML", targets: ["StrataXML"]),
         .library(name: "StrataModelFiles", targets: ["StrataModelFiles"]),
+        .library(name: "StrataJSON", targets: ["StrataJSON"]),
+        .executable(name: "strata", targets: ["StrataCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -26,6 +29,20 @@ let package = Package(
         // Reads and writes Xcode's model files; parses XML with FoundationXML, not CLibXML2.
         .target(name: "StrataModelFiles", dependencies: ["StrataCore"]),
         .target(name: "Strata", dependencies: ["StrataCore", "StrataBinary", "StrataXML", "StrataModelFiles"]),
+        // The strata-export JSON document: exact numbers, lossless metadata, checked imports.
+        .target(
+            name: "StrataJSON",
+            dependencies: ["StrataCore", .product(name: "Collections", package: "swift-collections")]
+        ),
+        // The `strata` command line tool.
+        .executableTarget(
+            name: "StrataCLI",
+            dependencies: [
+                "Strata", "StrataJSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Collections", package: "swift-collections"),
+            ]
+        ),
         .target(
             name: "StrataTestSupport",
             dependencies: ["Strata"],
@@ -43,6 +60,8 @@ let package = Package(
             dependencies: ["StrataModelFiles", "StrataTestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "StrataJSONTests", dependencies: ["StrataJSON", "StrataTestSupport"]),
+        .testTarget(name: "StrataCLITests", dependencies: ["StrataJSON", "StrataTestSupport", "StrataCLI"]),
         // Saves in a loop until killed: the crash-safety test kills it at random moments.
         .executableTarget(
             name: "StoreSaveLoop",

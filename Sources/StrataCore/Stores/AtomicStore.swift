@@ -116,6 +116,17 @@ public final class AtomicStore: PersistentStore {
         }
     }
 
+    public func contentsImage() throws -> StoreImage { currentImage }
+
+    public func replaceContents(with replacement: StoreImage) throws {
+        var next = replacement
+        next.stampMetadata(type: type, model: model)
+        try image.withLock { image in
+            if let format, let url { try format.write(next, to: url, model: model) }
+            image = next
+        }
+    }
+
     /// Applies a save to an image, or throws and leaves it unchanged.
     private func apply(_ request: StoreSaveRequest, to image: inout StoreImage) throws {
         var conflicts: [MergeConflict] = []

@@ -33,6 +33,14 @@ public protocol PersistentStore: AnyObject, Sendable {
     func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64]
     /// Applies a save whole, or throws and changes nothing.
     func save(_ request: StoreSaveRequest) throws
+
+    /// Everything the store holds as one image (UUID, metadata, every object with every to-many
+    /// loaded, next primary keys): what converting a store to another format reads.
+    func contentsImage() throws -> StoreImage
+    /// Replaces everything the store holds with `image`, whole or not at all. The store takes the
+    /// image's UUID, objects and primary keys and its program-defined metadata; the store-owned
+    /// metadata keys (type, version hashes) are written afresh for this store.
+    func replaceContents(with image: StoreImage) throws
 }
 
 /// What a store is asked to fetch: concrete entities, a condition, an order and a range.

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Why a command stopped: the lines to print on standard error and the exit status.
+struct CommandFailure: Error {
+    /// One line per problem, each naming the file and what is wrong.
+    var lines: [String]
+    /// The exit status: 2 for bad usage or input, 1 for validation failures.
+    var exitCode: Int32
+
+    /// A failure with one line.
+    init(_ line: String, exitCode: Int32 = 2) {
+        self.lines = [line]
+        self.exitCode = exitCode
+    }
+
+    /// A failure with several lines.
+    init(lines: [String], exitCode: Int32 = 2) {
+        self.lines = lines
+        self.exitCode = exitCode
+    }
+}
+
+/// Writing to standard error.
+enum Diagnostics {
+    /// Prints `strata: <line>` on standard error.
+    static func error(_ line: String) {
+        FileHandle.standardError.write(Data("strata: \(line)\n".utf8))
+    }
+}

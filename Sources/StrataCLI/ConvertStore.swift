@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import Strata
+
+/// `strata convert-store SRC DST --model M [--from-type T] [--to-type T] [--force]`.
+struct ConvertStore: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert-store",
+        abstract: "Copy a store into another format, keeping its UUID, metadata and primary keys (so object URIs stay valid)."
+    )
+
+    @Argument(help: "The store to read.")
+    var source: String
+
+    @Argument(help: "The store to write (type from --to-type or the extension .sqlite, .xml, .binary).")
+    var destination: String
+
+    @OptionGroup var modelOption: ModelOption
+
+    @Option(name: .customLong("from-type"), help: "The source's type (sqlite, xml, binary); detected from its content when omitted.")
+    var fromType: String?
+
+    @Option(name: .customLong("to-type"), help: "The destination's type (sqlite, xml, binary).")
+    var toType: String?
+
+    @Flag(name: .long, help: "Replace the destination if it exists.")
+    var force = false
+
+    func run() throws {
+        let sourceURL = try StoreFiles.existingFile(source)
+        let destinationURL = URL(fileURLWithPath: destination)
+        try StoreFiles.requireDistinct(sourceURL, destinationURL)
+        let sourceType = try StoreFiles.sourceType(of: sourceURL, named: fromType)
+        let destinationType = try StoreFiles.destinationType(of: destinationURL, named: toType, option: "--to-type")
+        let model = try modelOption.load()
+        let progress = ProgressBar("converting")
+        progress.update(0, of: 2)
+        let store = try StoreFiles.open(sourceURL, type: sourceType, model: model)
+        let image: StoreImage
+        do {
+            image = try store.contentsImage()
+        } catch {
+            throw CommandFailure("\(source): \(error)")
+        }
+        progress.update(1, of: 2)
+        try StoreFiles.create(destinationURL, type: destinationType, model: model, image: image, force: force)
+        progress.update(2, of: 2)
+        progress.finish()
+        print("\(destination): \(image.objects.count) objects converted from \(sourceType) to \(destinationType), store UUID \(image.identifier)")
+    }
+}

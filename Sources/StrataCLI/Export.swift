@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import Strata
+import StrataJSON
+
+/// `strata export STORE --model M [--output F]`.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write every object of a store as the JSON document of docs/formats/json.md."
+    )
+
+    @Argument(help: "The store to read.")
+    var store: String
+
+    @OptionGroup var modelOption: ModelOption
+
+    @Option(name: .shortAndLong, help: "The file to write (standard output when omitted).")
+    var output: String?
+
+    func run() throws {
+        let url = try StoreFiles.existingFile(store)
+        let type = try StoreFiles.sourceType(of: url, named: nil)
+        let model = try modelOption.load()
+        let opened = try StoreFiles.open(url, type: type, model: model)
+        let image: StoreImage
+        do {
+            image = try opened.contentsImage()
+        } catch {
+            throw CommandFailure("\(store): \(error)")
+        }
+        let progress = ProgressBar("exporting")
+        let text = ExportDocument.text(of: image, storeType: type, model: model) { progress.update($0, of: $1) }
+        progress.finish()
+        guard let output else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        do {
+            try AtomicFileWriter.write(Data(text.utf8), to: URL(fileURLWithPath: output))
+        } catch {
+            throw CommandFailure(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Collections
+import Foundation
+import Strata
+import StrataJSON
+
+/// `strata inspect STORE [--model M] [--json]`.
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a store's type, UUID, metadata and version hashes; with a model, whether it matches and the objects per entity."
+    )
+
+    @Argument(help: "The store file.")
+    var store: String
+
+    @Option(name: .long, help: "A model to compare the store with and count objects by.")
+    var model: String?
+
+    @Flag(name: .long, help: "Print a JSON object instead of text.")
+    var json = false
+
+    func run() throws {
+        let url = try StoreFiles.existingFile(store)
+        let type = try StoreFiles.sourceType(of: url, named: nil)
+        let metadata: [String: PropertyListValue]
+        do {
+            metadata = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: type, at: url)
+        } catch StoreError.unknownStoreType {
+            throw CommandFailure("\(store): \(type) stores are not supported by this build of strata")
+        } catch {
+            throw CommandFailure(String(describing: error))
+        }
+        let report = try report(url: url, type: type, metadata: metadata)
+        print(json ? JSONWriter.pretty(report) : Self.text(of: report), terminator: json ? "\n" : "")
+    }
+
+    private func report(url: URL, type: StoreType, metadata: [String: PropertyListValue]) throws -> JSONValue {
+        let hashes = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue?.compactMapValues(\.dataValue) ?? [:]
+        var otherMetadata = metadata
+        otherMetadata[StoreMetadataKey.modelVersionHashes] = nil
+        var report: OrderedDictionary<String, JSONValue> = [
+            "store": .string(store),
+            "type": .string(type.rawValue),
+            "uuid": .string(metadata[StoreMetadataKey.storeUUID]?.stringValue ?? ""),
+            "metadata": PropertyListJSON.encode(.dictionary(otherMetadata)),
+            "versionHashes": .object(OrderedDictionary(uniqueKeysWithValues: hashes.keys.sorted().map {
+                ($0, JSONValue.string(hashes[$0]!.base64EncodedString()))
+            })),
+        ]
+        guard let modelPath = model else { return .object(report) }
+        let managedObjectModel = try ModelOption.load(modelPath)
+        let differing = Set(hashes.keys).union(managedObjectModel.entityVersionHashesByName.keys)
+            .filter { hashes[$0] != managedObjectModel.entityVersionHashesByName[$0] }.sorted()
+        report["model"] = .object([
+            "path": .string(modelPath),
+            "matches": .bool(differing.isEmpty),
+            "differingEntities": .array(differing.map(JSONValue.string)),
+        ])
+        guard differing.isEmpty else { return .object(report) }
+        let opened = try StoreFiles.open(url, type: type, model: managedObjectModel)
+        var counts = OrderedDictionary<String, JSONValue>()
+        for entity in managedObjectModel.entities.sorted(by: { $0.name < $1.name }) where !entity.isAbstract {
+            do {
+                counts[entity.name] = .integer(try opened.count(StoreFetchRequest(entityNames: [entity.name])))
+            } catch {
+                throw CommandFailure("\(store): \(error)")
+            }
+        }
+        report["objects"] = .object(counts)
+        return .object(report)
+    }
+
+    /// The report as aligned text.
+    private static func text(of report: JSONValue) -> String {
+        guard case .object(let members) = report else { return "" }
+        var lines: [String] = []
+        func scalar(_ value: JSONValue?) -> String {
+            switch value {
+            case .string(let text)?: text
+            case let other?: JSONWriter.compact(other)
+            case nil: ""
+            }
+        }
+        lines.append("Store:    \(scalar(members["store"]))")
+        lines.append("Type:     \(scalar(members["type"]))")
+        lines.append("UUID:     \(scalar(members["uuid"]))")
+        lines.append("Metadata:")
+        if case .object(let metadata)? = members["metadata"] {
+            for (key, value) in metadata { lines.append("  \(key) = \(JSONWriter.compact(value))") }
+        }
+        lines.append("Entity version hashes:")
+        if case .object(let hashes)? = members["versionHashes"] {
+            let width = hashes.keys.map(\.count).max() ?? 0
+            for (name, hash) in hashes { lines.append("  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(scalar(hash))") }
+        }
+        if case .object(let model)? = members["model"] {
+            if model["matches"] == .bool(true) {
+                lines.append("Model:    \(scalar(model["path"])) matches the store")
+            } else {
+                lines.append("Model:    \(scalar(model["path"])) does not match the store (entities that differ: \(scalar(model["differingEntities"])))")
+            }
+        }
+        if case .object(let counts)? = members["objects"] {
+            lines.append("Objects:")
+            let width = counts.keys.map(\.count).max() ?? 0
+            for (name, count) in counts { lines.append("  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(scalar(count))") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

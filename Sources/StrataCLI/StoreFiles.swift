@@ -1,0 +1,101 @@
+import Foundation
+import Strata
+
+/// Finding, opening and creating store files for the commands, with one-line errors that name
+/// the file.
+enum StoreFiles {
+    /// The store types a file can be converted to or imported into, by command-line name.
+    static let fileTypes: [String: StoreType] = ["sqlite": .sqlite, "xml": .xml, "binary": .binary]
+
+    /// An existing regular file at `path`.
+    static func existingFile(_ path: String) throws -> URL {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure("\(path): no such file")
+        }
+        guard !isDirectory.boolValue else { throw CommandFailure("\(path): is a folder, not a store file") }
+        return URL(fileURLWithPath: path)
+    }
+
+    /// A store type named on the command line (`sqlite`, `xml`, `binary`).
+    static func type(named name: String, option: String) throws -> StoreType {
+        guard let type = fileTypes[name.lowercased()] else {
+            throw CommandFailure("\(option) \(name): unknown store type (use sqlite, xml or binary)")
+        }
+        return type
+    }
+
+    /// The type of the store file at `url`, from `name` when given, else from its content.
+    static func sourceType(of url: URL, named name: String?) throws -> StoreType {
+        if let name { return try type(named: name, option: "--from-type") }
+        let detected: StoreType?
+        do {
+            detected = try StoreType.detect(at: url)
+        } catch {
+            throw CommandFailure(String(describing: error))
+        }
+        guard let detected else {
+            throw CommandFailure("\(url.path): not a store file of a known type (SQLite, XML or binary)")
+        }
+        return detected
+    }
+
+    /// The type of a store to create at `url`: `name` when given, else from the file extension.
+    static func destinationType(of url: URL, named name: String?, option: String) throws -> StoreType {
+        if let name { return try type(named: name, option: option) }
+        guard let type = fileTypes[url.pathExtension.lowercased()] else {
+            throw CommandFailure("\(url.path): cannot tell the store type from the extension; use \(option) sqlite|xml|binary or name the file .sqlite, .xml or .binary")
+        }
+        return type
+    }
+
+    /// Opens the existing store at `url`.
+    static func open(_ url: URL, type: StoreType, model: ManagedObjectModel) throws -> any PersistentStore {
+        guard StoreType.registeredTypes.contains(type) else {
+            throw CommandFailure("\(url.path): \(type) stores are not supported by this build of strata")
+        }
+        do {
+            return try type.makeStore(StoreDescription(type: type, url: url, model: model))
+        } catch {
+            throw CommandFailure(String(describing: error))
+        }
+    }
+
+    /// Creates a store of `type` at `url` holding `image`: written under a temporary name in the
+    /// same folder and renamed at the end, so `url` is never seen half-written. Refuses to replace
+    /// an existing file unless `force`.
+    static func create(_ url: URL, type: StoreType, model: ManagedObjectModel, image: StoreImage, force: Bool) throws {
+        guard StoreType.registeredTypes.contains(type) else {
+            throw CommandFailure("\(url.path): \(type) stores are not supported by this build of strata")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue else { throw CommandFailure("\(url.path): is a folder") }
+            guard force else { throw CommandFailure("\(url.path): already exists (pass --force to replace it)") }
+        }
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).strata-tmp")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        do {
+            let store = try type.makeStore(StoreDescription(type: type, url: temporary, model: model))
+            try store.replaceContents(with: image)
+        } catch {
+            throw CommandFailure("\(url.path): \(error)")
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            throw CommandFailure("\(url.path): cannot move the new store into place: \(String(cString: strerror(errno)))")
+        }
+        let descriptor = Foundation.open(folder.path, O_RDONLY)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            close(descriptor)
+        }
+    }
+
+    /// Refuses to read and write the same file.
+    static func requireDistinct(_ source: URL, _ destination: URL) throws {
+        if source.standardizedFileURL.resolvingSymlinksInPath().path == destination.standardizedFileURL.resolvingSymlinksInPath().path {
+            throw CommandFailure("\(destination.path): is the source store; write to another file")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Strata
+
+/// `strata validate STORE --model M`.
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run every validation rule of the model on every object; exit status 1 when any fails."
+    )
+
+    @Argument(help: "The store to check.")
+    var store: String
+
+    @OptionGroup var modelOption: ModelOption
+
+    func run() throws {
+        let url = try StoreFiles.existingFile(store)
+        let type = try StoreFiles.sourceType(of: url, named: nil)
+        let model = try modelOption.load()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        do {
+            try coordinator.addPersistentStore(StoreFiles.open(url, type: type, model: model))
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure("\(store): \(error)")
+        }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var failures: [ValidationFailure] = []
+        var checked = 0
+        let progress = ProgressBar("validating")
+        do {
+            let entities = model.entities.filter { !$0.isAbstract }.sorted { $0.name < $1.name }
+            for (index, entity) in entities.enumerated() {
+                var request = FetchRequest(entityName: entity.name)
+                request.includesSubentities = false
+                let objects = try context.fetch(request)
+                for object in objects.sorted(by: { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }) {
+                    do {
+                        try object.validateForUpdate()
+                    } catch let error as StrataCore.ValidationError {
+                        failures += error.failures
+                    }
+                    checked += 1
+                }
+                progress.update(index + 1, of: entities.count)
+                context.reset()
+            }
+        } catch {
+            throw CommandFailure("\(store): \(error)")
+        }
+        progress.finish()
+        for failure in failures { print(failure.description) }
+        print("\(checked) objects checked, \(failures.count) validation failure\(failures.count == 1 ? "" : "s")")
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+}
