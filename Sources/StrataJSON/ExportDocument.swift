@@ -23,6 +23,9 @@ public enum ExportDocument {
             "type": .string(storeType.rawValue),
             "uuid": .string(image.identifier),
             "metadata": PropertyListJSON.encode(.dictionary(image.metadata)),
+            "nextPrimaryKeys": .object(OrderedDictionary(uniqueKeysWithValues: image.nextPrimaryKeys.keys.sorted().map {
+                ($0, JSONValue.integer(image.nextPrimaryKeys[$0]!))
+            })),
         ])
         var output = "{\n  \"format\": \"\(formatName)\",\n  \"version\": \(version),\n  \"store\": "
         JSONWriter.write(store, to: &output)

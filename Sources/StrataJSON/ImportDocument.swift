@@ -58,7 +58,7 @@ public struct ImportDocument {
         if document["version"] != .integer(ExportDocument.version) {
             problem("$.version", "expected \(ExportDocument.version), the only version this reader knows")
         }
-        let (identifier, metadata) = readStore(document["store"])
+        let (identifier, metadata, givenNextKeys) = readStore(document["store"])
         guard case .array(let objects)? = document["objects"] else {
             problem("$.objects", "expected an array of objects")
             return nil
@@ -72,23 +72,43 @@ public struct ImportDocument {
             snapshots[id] = readObject(entry, id: id, ids: ids)
         }
         completeInverses(&snapshots, entries: entries, ids: ids)
-        var nextPrimaryKeys: [String: Int64] = [:]
+        var nextPrimaryKeys = givenNextKeys
         for id in snapshots.keys {
             let root = model.entity(named: id.entityName)?.rootEntityName ?? id.entityName
-            nextPrimaryKeys[root] = max(nextPrimaryKeys[root] ?? 1, (id.primaryKey ?? 0) + 1)
+            let key = id.primaryKey ?? 0
+            nextPrimaryKeys[root] = max(nextPrimaryKeys[root] ?? 1, key == .max ? key : key + 1)
         }
         return StoreImage(identifier: identifier, metadata: metadata, objects: snapshots, nextPrimaryKeys: nextPrimaryKeys)
     }
 
-    private mutating func readStore(_ store: JSONValue?) -> (String, [String: PropertyListValue]) {
+    private mutating func readStore(_ store: JSONValue?) -> (String, [String: PropertyListValue], [String: Int64]) {
         var identifier = UUID().uuidString
         var metadata: [String: PropertyListValue] = [:]
-        guard let store else { return (identifier, metadata) }
+        var nextKeys: [String: Int64] = [:]
+        guard let store else { return (identifier, metadata, nextKeys) }
         guard case .object(let members) = store else {
             problem("$.store", "expected an object, found \(store.kindDescription)")
-            return (identifier, metadata)
+            return (identifier, metadata, nextKeys)
         }
-        for key in members.keys where !["type", "uuid", "metadata"].contains(key) { problem("$.store.\(key)", "unknown member") }
+        for key in members.keys where !["type", "uuid", "metadata", "nextPrimaryKeys"].contains(key) {
+            problem("$.store.\(key)", "unknown member")
+        }
+        switch members["nextPrimaryKeys"] {
+        case nil: break
+        case .object(let keys)?:
+            for (entity, json) in keys {
+                guard let root = model.entity(named: entity), root.superentityName == nil else {
+                    problem("$.store.nextPrimaryKeys.\(entity)", "not an inheritance root entity of the model")
+                    continue
+                }
+                guard case .number(let text) = json, let key = Int64(text), key >= 1 else {
+                    problem("$.store.nextPrimaryKeys.\(entity)", "expected a positive integer, found \(json.kindDescription)")
+                    continue
+                }
+                nextKeys[entity] = key
+            }
+        case let other?: problem("$.store.nextPrimaryKeys", "expected an object, found \(other.kindDescription)")
+        }
         switch members["uuid"] {
         case nil: break
         case .string(let uuid)? where UUID(uuidString: uuid) != nil: identifier = uuid
@@ -98,14 +118,14 @@ public struct ImportDocument {
             do {
                 guard case .dictionary(let dictionary) = try PropertyListJSON.decode(json) else {
                     problem("$.store.metadata", "expected an object")
-                    return (identifier, metadata)
+                    return (identifier, metadata, nextKeys)
                 }
                 metadata = dictionary
             } catch {
                 problem("$.store.metadata", error.message)
             }
         }
-        return (identifier, metadata)
+        return (identifier, metadata, nextKeys)
     }
 
     private mutating func readHeaders(_ objects: [JSONValue]) -> [Entry] {

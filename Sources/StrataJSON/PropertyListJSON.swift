@@ -4,8 +4,9 @@ import StrataCore
 
 /// Store metadata (a property list) as JSON, without losing a type: strings, Booleans, arrays
 /// and dictionaries as themselves, integers as integers, doubles always with a fraction or an
-/// exponent, and the two kinds JSON lacks as one-member objects: `{"$data": "base64"}` and
-/// `{"$date": seconds-since-1970}`. A dictionary whose only key starts with `$` is wrapped as
+/// exponent, and what JSON lacks as one-member objects: `{"$data": "base64"}`,
+/// `{"$date": seconds-since-1970}` and `{"$double": "Infinity"}` (also `"-Infinity"`, `"NaN"`,
+/// `"NaN(0x…)"`) for doubles that are not finite. A dictionary whose only key starts with `$` is wrapped as
 /// `{"$dictionary": {…}}` so it is never mistaken for one of those.
 public enum PropertyListJSON {
     /// The JSON form of a property-list value. Dictionary keys are written sorted.
@@ -14,7 +15,7 @@ public enum PropertyListJSON {
         case .string(let string): return .string(string)
         case .integer(let integer): return .integer(integer)
         case .double(let double):
-            guard double.isFinite else { return AttributeJSON.encode(double) }
+            guard double.isFinite else { return .object(["$double": AttributeJSON.encode(double)]) }
             let text = double.description
             return .number(text.contains(where: { $0 == "." || $0 == "e" }) ? text : text + ".0")
         case .bool(let flag): return .bool(flag)
@@ -54,6 +55,10 @@ public enum PropertyListJSON {
                     let date = try AttributeJSON.decode(inner, as: AttributeDescription(name: "$date", type: .date))
                     guard case .date(let value)? = date else { throw JSONValueProblem("\"$date\" is not seconds since 1970") }
                     return .date(value)
+                case ("$double", .string):
+                    let double = try AttributeJSON.decode(inner, as: AttributeDescription(name: "$double", type: .double))
+                    guard case .double(let value)? = double else { throw JSONValueProblem("\"$double\" is not a number") }
+                    return .double(value)
                 case ("$dictionary", .object):
                     return try decodeDictionary(inner)
                 default: break
