@@ -19,6 +19,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let url = try StoreFiles.existingFile(store)
+        if let output { try StoreFiles.requireDistinct(url, URL(fileURLWithPath: output)) }
         let type = try StoreFiles.sourceType(of: url, named: nil)
         let model = try modelOption.load()
         let opened = try StoreFiles.open(url, type: type, model: model)
