@@ -19,39 +19,80 @@ struct XMLElementNode {
 /// refused before it can expand.
 final class XMLStreamReader {
     private let reader: xmlTextReaderPtr
-    private let buffer: UnsafeMutableBufferPointer<CChar>
+    /// The copy of the document the parser reads, when the reader owns one.
+    private let buffer: UnsafeMutableBufferPointer<CChar>?
     let file: String
+    /// The size of the document in bytes.
+    let byteCount: Int
 
     /// Node types of `xmlTextReader`.
-    private enum NodeType: Int32 {
+    enum NodeType: Int32 {
         case element = 1, text = 3, cdata = 4, entityReference = 5, entity = 6, documentType = 10
         case whitespace = 13, significantWhitespace = 14, endElement = 15
     }
 
-    init(data: Data, file: String) throws {
-        self.file = file
-        if data.range(of: Data("<!ENTITY".utf8)) != nil {
-            throw StoreError.corruptStore(file: file, offset: data.range(of: Data("<!ENTITY".utf8))?.lowerBound,
-                                          reason: "entity declarations are not allowed in a store file")
-        }
+    /// A reader of a copy of `data`.
+    convenience init(data: Data, file: String) throws {
         let copy = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(1, data.count))
         _ = data.withUnsafeBytes { raw in
             raw.copyBytes(to: UnsafeMutableRawBufferPointer(copy))
         }
-        buffer = copy
+        try self.init(bytes: UnsafeRawBufferPointer(start: copy.baseAddress, count: data.count), offset: data.startIndex,
+                      owning: copy, file: file)
+    }
+
+    /// Reads `data` in place, without copying it: `body` must not keep the reader.
+    static func withReader<T>(of data: Data, file: String, _ body: (XMLStreamReader) throws -> T) throws -> T {
+        guard !data.isEmpty else { return try body(XMLStreamReader(data: data, file: file)) }
+        return try data.withUnsafeBytes { raw in
+            let reader = try XMLStreamReader(bytes: raw, offset: data.startIndex, owning: nil, file: file)
+            return try withExtendedLifetime(reader) { try body(reader) }
+        }
+    }
+
+    /// A reader of `bytes` (which must outlive it); it deallocates `owned` when done.
+    /// `offset` is the index of the first byte in the caller's data, for error offsets.
+    private init(bytes: UnsafeRawBufferPointer, offset: Int, owning owned: UnsafeMutableBufferPointer<CChar>?,
+                 file: String) throws {
+        self.file = file
+        byteCount = bytes.count
+        if let found = Self.entityDeclaration(in: bytes) {
+            owned?.deallocate()
+            throw StoreError.corruptStore(file: file, offset: offset + found,
+                                          reason: "entity declarations are not allowed in a store file")
+        }
+        buffer = owned
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
-        guard data.count <= Int(Int32.max),
-              let reader = xmlReaderForMemory(copy.baseAddress, Int32(data.count), nil, nil, options) else {
-            copy.deallocate()
+        guard bytes.count <= Int(Int32.max),
+              let reader = xmlReaderForMemory(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                                              nil, nil, options) else {
+            owned?.deallocate()
             throw StoreError.corruptStore(file: file, offset: nil, reason: "the XML parser could not start")
         }
         self.reader = reader
         xmlTextReaderSetErrorHandler(reader, { _, _, _, _ in }, nil)
     }
 
+    /// The offset of the first `<!ENTITY` in `bytes`. It looks for the rare `!` with `memchr`
+    /// (the whole file is searched before parsing, so this must be fast).
+    static func entityDeclaration(in bytes: UnsafeRawBufferPointer) -> Int? {
+        let declaration: [UInt8] = Array("<!ENTITY".utf8)
+        guard let base = bytes.baseAddress, bytes.count >= declaration.count else { return nil }
+        var offset = 1
+        while offset <= bytes.count - declaration.count + 1 {
+            guard let hit = memchr(base + offset, Int32(UInt8(ascii: "!")), bytes.count - declaration.count + 2 - offset) else {
+                return nil
+            }
+            let position = base.distance(to: UnsafeRawPointer(hit)) - 1
+            if memcmp(base + position, declaration, declaration.count) == 0 { return position }
+            offset = position + 2
+        }
+        return nil
+    }
+
     deinit {
         xmlFreeTextReader(reader)
-        buffer.deallocate()
+        buffer?.deallocate()
     }
 
     var line: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
@@ -61,20 +102,35 @@ final class XMLStreamReader {
     }
 
     /// Advances to the next node; false at the end of the document.
-    func next() throws -> Bool {
+    func next() throws -> Bool { try read() != nil }
+
+    /// Advances to the next node and returns its `xmlTextReader` node type (``elementType``,
+    /// ``endElementType``, a text type, …); nil at the end of the document.
+    @inline(__always)
+    func read() throws -> Int32? {
         let status = xmlTextReaderRead(reader)
         if status < 0 {
             let message = xmlGetLastError().flatMap { $0.pointee.message.map { String(cString: $0) } }?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? "malformed XML"
             throw error(message)
         }
-        guard status == 1 else { return false }
-        switch NodeType(rawValue: xmlTextReaderNodeType(reader)) {
-        case .entityReference, .entity:
+        guard status == 1 else { return nil }
+        let type = xmlTextReaderNodeType(reader)
+        if type == NodeType.entityReference.rawValue || type == NodeType.entity.rawValue {
             throw error("entity references are not allowed in a store file")
-        default:
-            return true
         }
+        return type
+    }
+
+    /// Node types that ``read()`` returns.
+    static let elementType = NodeType.element.rawValue
+    static let endElementType = NodeType.endElement.rawValue
+
+    /// Whether a node type is character data (text, CDATA or whitespace).
+    @inline(__always)
+    static func isTextType(_ type: Int32) -> Bool {
+        type == NodeType.text.rawValue || type == NodeType.cdata.rawValue
+            || type == NodeType.whitespace.rawValue || type == NodeType.significantWhitespace.rawValue
     }
 
     var isStartElement: Bool { xmlTextReaderNodeType(reader) == NodeType.element.rawValue }
@@ -83,6 +139,36 @@ final class XMLStreamReader {
     var depth: Int { Int(xmlTextReaderDepth(reader)) }
     var name: String { xmlTextReaderConstName(reader).map { String(cString: $0) } ?? "" }
 
+    /// Whether the current node's qualified name is `literal`, compared as bytes (no String).
+    @inline(__always)
+    func nameIs(_ literal: StaticString) -> Bool {
+        guard let name = xmlTextReaderConstName(reader) else { return false }
+        return CBytes.equal(name, literal)
+    }
+
+    /// Calls `body` with the qualified name and the value of each attribute of the current
+    /// element, as NUL-terminated UTF-8 valid only during the call, then returns to the element.
+    @inline(__always)
+    func forEachAttribute(_ body: (UnsafePointer<UInt8>, UnsafePointer<UInt8>) throws -> Void) throws {
+        guard xmlTextReaderHasAttributes(reader) == 1 else { return }
+        defer { xmlTextReaderMoveToElement(reader) }
+        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+            guard let name = xmlTextReaderConstName(reader) else { continue }
+            if let value = xmlTextReaderConstValue(reader) {
+                try body(name, value)
+            } else {
+                try CBytes.empty.withUnsafeBufferPointer { try body(name, $0.baseAddress!) }
+            }
+        }
+    }
+
+    /// Appends the current (text) node's value to `bytes`.
+    @inline(__always)
+    func appendValue(to bytes: inout [UInt8]) {
+        guard let value = xmlTextReaderConstValue(reader) else { return }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: value, count: CBytes.length(value)))
+    }
+
     private var isText: Bool {
         switch NodeType(rawValue: xmlTextReaderNodeType(reader)) {
         case .text, .cdata, .whitespace, .significantWhitespace: true
@@ -90,7 +176,7 @@ final class XMLStreamReader {
         }
     }
 
-    private var value: String { xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? "" }
+    var value: String { xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? "" }
 
     private var attributes: [String: String] {
         var result: [String: String] = [:]
@@ -118,5 +204,24 @@ final class XMLStreamReader {
             }
         }
         throw error("the document ends inside <\(node.name)>")
+    }
+}
+
+/// NUL-terminated UTF-8 from libxml2, compared and measured without making Strings.
+enum CBytes {
+    static let empty: [UInt8] = [0]
+
+    @inline(__always)
+    static func length(_ bytes: UnsafePointer<UInt8>) -> Int {
+        strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))
+    }
+
+    /// Whether the NUL-terminated `bytes` are exactly `literal` (which holds no NUL).
+    @inline(__always)
+    static func equal(_ bytes: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+        let expected = literal.utf8Start
+        let count = literal.utf8CodeUnitCount
+        for index in 0..<count where bytes[index] != expected[index] { return false }
+        return bytes[count] == 0
     }
 }

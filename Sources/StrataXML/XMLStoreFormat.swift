@@ -96,8 +96,9 @@ public struct XMLStoreFormat: AtomicStoreFormat {
     // MARK: Reading
 
     public func read(from url: URL, model: ManagedObjectModel) throws -> StoreImage {
-        let reader = try XMLStreamReader(data: AtomicFileWriter.read(url), file: url.path)
-        return try XMLStoreDecoder(reader: reader, model: model).decode(objects: true)
+        try XMLStreamReader.withReader(of: AtomicFileWriter.read(url), file: url.path) { reader in
+            try XMLStoreDecoder(reader: reader, model: model).decode(objects: true)
+        }
     }
 
     /// The UUID and metadata of the file at `url`; stops reading after `<databaseInfo>`.
