@@ -26,4 +26,9 @@ enum Diagnostics {
     static func error(_ line: String) {
         FileHandle.standardError.write(Data("strata: \(line)\n".utf8))
     }
+
+    /// Prints `strata: warning: <line>` on standard error: something skipped, not a failure.
+    static func warning(_ line: String) {
+        FileHandle.standardError.write(Data("strata: warning: \(line)\n".utf8))
+    }
 }

@@ -15,7 +15,11 @@ struct ModelOption: ParsableArguments {
         let url = URL(fileURLWithPath: path)
         guard FileManager.default.fileExists(atPath: url.path) else { throw CommandFailure("\(path): no such model file or folder") }
         do {
-            return try ModelFile.load(at: url)
+            let loaded = try ModelFile.read(at: url)
+            for warning in loaded.warnings {
+                Diagnostics.warning((warning.line.map { "\(warning.file):\($0)" } ?? warning.file) + ": " + warning.message)
+            }
+            return loaded.model
         } catch {
             throw CommandFailure(error.description)
         }

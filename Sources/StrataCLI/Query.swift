@@ -20,7 +20,8 @@ struct Query: ParsableCommand {
     @Option(name: .long, help: "A predicate in Core Data's format-string language, e.g. \"age >= 18 AND name BEGINSWITH[c] 'a'\".")
     var predicate: String?
 
-    @Option(name: .long, help: "Sort keys separated by commas; a leading '-' sorts that key descending, e.g. \"name,-age\".")
+    @Option(name: .long, parsing: .unconditional,
+            help: "Sort keys separated by commas; a leading '-' sorts that key descending, e.g. \"name,-age\".")
     var sort: String?
 
     @Option(name: .long, help: "The most objects to print.")

@@ -70,12 +70,12 @@ struct GeneratedDocument {
     ]
 
     static let doubles: [Double] = [
-        0.1, -0.0, 0.0, 1e-300, 5e-324, 2.2250738585072014e-308, .greatestFiniteMagnitude, -1.5, .pi, 1.0 / 3.0,
-        123456789.123456789, 3.7, 1e22, 9007199254740993, .infinity, -.infinity, .nan,
+        0.1, -0.0, 0.0, 1e-300, .leastNonzeroMagnitude, 2.2250738585072014e-308, .greatestFiniteMagnitude, -1.5, .pi, 1.0 / 3.0,
+        123456789.123456789, 3.7, 1e22, 9007199254740992, .infinity, -.infinity, .nan,
         Double(nan: 0x1234, signaling: false),
     ]
     static let floats: [Float] = [
-        0.1, -0.0, 1e-45, .greatestFiniteMagnitude, .leastNormalMagnitude, 16777216, 1.0 / 3.0, -2.5, 45, 90.5,
+        0.1, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, .leastNormalMagnitude, 16777216, 1.0 / 3.0, -2.5, 45, 90.5,
         .infinity, -.infinity, .nan,
     ]
     /// Dates as seconds since 1970, in the plain notation the export writes.

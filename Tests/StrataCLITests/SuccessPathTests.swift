@@ -156,6 +156,7 @@ struct SuccessPathTests {
         QueryCase(entity: "Student", options: ["--predicate", "year >= 11", "--sort=-year"], expected: ["Student/p3", "Student/p1"]),
         QueryCase(entity: "Student", options: ["--sort", "year"], expected: ["Student/p2", "Student/p1", "Student/p3"]),
         QueryCase(entity: "Student", options: ["--sort=-year", "--limit", "2"], expected: ["Student/p3", "Student/p1"]),
+        QueryCase(entity: "Student", options: ["--sort", "-year,name", "--limit", "2"], expected: ["Student/p3", "Student/p1"]),
         QueryCase(entity: "Student", options: ["--sort", "year", "--offset", "1"], expected: ["Student/p1", "Student/p3"]),
         QueryCase(entity: "Student", options: ["--sort", "year", "--limit", "1", "--offset", "1"], expected: ["Student/p1"]),
         QueryCase(entity: "Student", options: ["--sort", "year", "--offset", "3"], expected: []),
