@@ -1,6 +1,16 @@
 internal import CLibXML2
 import Foundation
 import StrataCore
+#if canImport(Glibc)
+import Glibc
+private let systemRead = Glibc.read
+#elseif canImport(Musl)
+import Musl
+private let systemRead = Musl.read
+#elseif canImport(Darwin)
+import Darwin
+private let systemRead = Darwin.read
+#endif
 
 /// A small element (name, attributes, text, children) read from the stream: the XML store
 /// reads one `<databaseInfo>` or `<object>` at a time this way, never the whole document.
@@ -24,6 +34,8 @@ final class XMLStreamReader {
     let file: String
     /// The size of the document in bytes.
     let byteCount: Int
+    /// The file the parser reads from, when it reads one in chunks.
+    private let source: XMLFileSource?
 
     /// Node types of `xmlTextReader`.
     enum NodeType: Int32 {
@@ -50,12 +62,39 @@ final class XMLStreamReader {
         }
     }
 
+    /// Reads the file at `url` in chunks, never holding the whole file in memory; each chunk is
+    /// searched for an entity declaration before the parser sees any of it. `body` must not
+    /// keep the reader.
+    static func withReader<T>(contentsOf url: URL, _ body: (XMLStreamReader) throws -> T) throws -> T {
+        let reader = try XMLStreamReader(source: XMLFileSource(url: url))
+        return try withExtendedLifetime(reader) { try body(reader) }
+    }
+
+    private init(source: XMLFileSource) throws {
+        file = source.file
+        byteCount = source.size
+        buffer = nil
+        self.source = source
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
+        let read: xmlInputReadCallback = { context, bytes, count in
+            guard let context, let bytes else { return -1 }
+            return Unmanaged<XMLFileSource>.fromOpaque(context).takeUnretainedValue().read(into: bytes, count: Int(count))
+        }
+        guard let reader = xmlReaderForIO(read, nil, Unmanaged.passUnretained(source).toOpaque(), nil, nil, options) else {
+            if let failure = source.failure { throw failure }
+            throw StoreError.corruptStore(file: file, offset: nil, reason: "the XML parser could not start")
+        }
+        self.reader = reader
+        xmlTextReaderSetErrorHandler(reader, { _, _, _, _ in }, nil)
+    }
+
     /// A reader of `bytes` (which must outlive it); it deallocates `owned` when done.
     /// `offset` is the index of the first byte in the caller's data, for error offsets.
     private init(bytes: UnsafeRawBufferPointer, offset: Int, owning owned: UnsafeMutableBufferPointer<CChar>?,
                  file: String) throws {
         self.file = file
         byteCount = bytes.count
+        source = nil
         if let found = Self.entityDeclaration(in: bytes) {
             owned?.deallocate()
             throw StoreError.corruptStore(file: file, offset: offset + found,
@@ -109,6 +148,7 @@ final class XMLStreamReader {
     @inline(__always)
     func read() throws -> Int32? {
         let status = xmlTextReaderRead(reader)
+        if let failure = source?.failure { throw failure }
         if status < 0 {
             let message = xmlGetLastError().flatMap { $0.pointee.message.map { String(cString: $0) } }?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? "malformed XML"
@@ -204,6 +244,95 @@ final class XMLStreamReader {
             }
         }
         throw error("the document ends inside <\(node.name)>")
+    }
+}
+
+/// A store file read in chunks for the parser (`xmlReaderForIO`), each chunk searched for
+/// `<!ENTITY` (also across chunk boundaries) before the parser is given any of its bytes.
+final class XMLFileSource {
+    let file: String
+    let size: Int
+    private let descriptor: Int32
+    private let chunk: UnsafeMutableRawBufferPointer
+    private var start = 0
+    private var end = 0
+    /// The file offset of `chunk[0]`.
+    private var chunkOffset = 0
+    /// The last bytes of the previous chunk, for a declaration that spans two chunks.
+    private var tail: [UInt8] = []
+    private var atEnd = false
+    /// Why reading stopped: an I/O error or an entity declaration. The reader throws it.
+    private(set) var failure: StoreError?
+
+    static let chunkSize = 1 << 20
+
+    init(url: URL) throws {
+        file = url.path
+        descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw StoreError.io(file: url.path, operation: "read", reason: String(cString: strerror(errno)))
+        }
+        var status = stat()
+        size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+    }
+
+    deinit {
+        close(descriptor)
+        chunk.deallocate()
+    }
+
+    /// Copies up to `count` bytes for the parser: how many, 0 at the end, -1 on failure.
+    func read(into destination: UnsafeMutablePointer<CChar>, count: Int) -> Int32 {
+        guard failure == nil else { return -1 }
+        if start == end {
+            guard !atEnd else { return 0 }
+            refill()
+            guard failure == nil else { return -1 }
+            if start == end { return 0 }
+        }
+        let length = min(count, end - start)
+        UnsafeMutableRawPointer(destination).copyMemory(from: chunk.baseAddress! + start, byteCount: length)
+        start += length
+        return Int32(length)
+    }
+
+    private func refill() {
+        chunkOffset += end
+        start = 0
+        end = 0
+        while end < chunk.count {
+            let got = systemRead(descriptor, chunk.baseAddress! + end, chunk.count - end)
+            if got < 0 {
+                if errno == EINTR { continue }
+                failure = .io(file: file, operation: "read", reason: String(cString: strerror(errno)))
+                return
+            }
+            if got == 0 {
+                atEnd = true
+                break
+            }
+            end += got
+        }
+        let declaration = Array("<!ENTITY".utf8)
+        // Across the boundary: the previous chunk's last bytes and this chunk's first ones.
+        if !tail.isEmpty, end > 0 {
+            let joined = tail + Array(UnsafeRawBufferPointer(rebasing: chunk[0..<min(end, declaration.count - 1)]))
+            let found = joined.withUnsafeBytes { XMLStreamReader.entityDeclaration(in: $0) }
+            if let found {
+                failure = Self.declarationFound(file: file, at: chunkOffset - tail.count + found)
+                return
+            }
+        }
+        if let found = XMLStreamReader.entityDeclaration(in: UnsafeRawBufferPointer(rebasing: chunk[0..<end])) {
+            failure = Self.declarationFound(file: file, at: chunkOffset + found)
+            return
+        }
+        tail = Array(UnsafeRawBufferPointer(rebasing: chunk[max(0, end - (declaration.count - 1))..<end]))
+    }
+
+    private static func declarationFound(file: String, at offset: Int) -> StoreError {
+        .corruptStore(file: file, offset: offset, reason: "entity declarations are not allowed in a store file")
     }
 }
 

@@ -96,7 +96,7 @@ public struct XMLStoreFormat: AtomicStoreFormat {
     // MARK: Reading
 
     public func read(from url: URL, model: ManagedObjectModel) throws -> StoreImage {
-        try XMLStreamReader.withReader(of: AtomicFileWriter.read(url), file: url.path) { reader in
+        try XMLStreamReader.withReader(contentsOf: url) { reader in
             try XMLStoreDecoder(reader: reader, model: model).decode(objects: true)
         }
     }
