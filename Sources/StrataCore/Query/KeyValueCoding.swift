@@ -152,6 +152,10 @@ struct KeyPathEvaluator {
     /// The elements of a collection value (array, set, ordered relationship), or nil.
     static func elements(of value: Any) -> [Any]? {
         if value is String || value is Data { return nil }
+        if let constant = value as? PredicateValue {
+            guard case .array(let items) = constant else { return nil }
+            return items
+        }
         if let array = value as? [Any] { return array }
         if let set = value as? Set<AnyHashable> { return set.map(\.base) }
         if let sequence = value as? any ObjectCollection { return sequence.anyElements }

@@ -8,16 +8,19 @@ import Foundation
 /// ```
 ///
 /// Predicates are immutable values, `Sendable` and `Hashable`: object arguments are held as
-/// their IDs. They evaluate against anything that is ``KeyValueCoding``. `description` prints a
-/// format string that parses back to an equal predicate.
+/// their IDs. They evaluate against anything that is ``KeyValueCoding`` (managed objects,
+/// store snapshots, dictionaries) and against plain values through `SELF`. `description`
+/// prints a format string that parses back to an equal predicate. They can also be built in
+/// code, with the cases, ``compare(_:_:_:options:modifier:)-(String,_,_,_,_)`` and the
+/// operators `&&`, `||` and `!`. The grammar and its exact semantics are in `docs/predicates.md`.
 public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertible {
     /// Always true (`TRUEPREDICATE`).
     case truePredicate
     /// Always false (`FALSEPREDICATE`).
     case falsePredicate
-    /// Every sub-predicate holds (`AND`).
+    /// Every sub-predicate holds (`AND`); an empty list holds.
     case and([ObjectPredicate])
-    /// At least one sub-predicate holds (`OR`).
+    /// At least one sub-predicate holds (`OR`); an empty list does not hold.
     case or([ObjectPredicate])
     /// The sub-predicate does not hold (`NOT`).
     case not(ObjectPredicate)
@@ -50,17 +53,17 @@ public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertibl
 
     /// A comparison operator.
     public enum Operator: String, Sendable, Hashable, CaseIterable {
-        /// `==`
+        /// `==` (also `=`)
         case equalTo = "=="
-        /// `!=`
+        /// `!=` (also `<>`)
         case notEqualTo = "!="
         /// `<`
         case lessThan = "<"
-        /// `<=`
+        /// `<=` (also `=<`)
         case lessThanOrEqualTo = "<="
         /// `>`
         case greaterThan = ">"
-        /// `>=`
+        /// `>=` (also `=>`)
         case greaterThanOrEqualTo = ">="
         /// `BEGINSWITH`
         case beginsWith = "BEGINSWITH"
@@ -70,11 +73,11 @@ public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertibl
         case contains = "CONTAINS"
         /// `LIKE` with `*` and `?` wildcards
         case like = "LIKE"
-        /// `MATCHES` a regular expression
+        /// `MATCHES` a regular expression (ICU syntax, whole-string match)
         case matches = "MATCHES"
         /// `IN` a collection (or substring of a string)
         case `in` = "IN"
-        /// `BETWEEN {low, high}`
+        /// `BETWEEN {low, high}`, both ends included
         case between = "BETWEEN"
     }
 
@@ -82,56 +85,117 @@ public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertibl
     public enum Modifier: String, Sendable, Hashable {
         /// No quantifier.
         case direct = ""
-        /// `ANY` (also `SOME`).
+        /// `ANY` (also `SOME`): at least one element passes.
         case any = "ANY"
-        /// `ALL`.
+        /// `ALL`: every element passes (true for an empty collection).
         case all = "ALL"
-        /// `NONE`.
+        /// `NONE`: no element passes (true for an empty collection).
         case none = "NONE"
     }
 
     /// Parses a predicate from a format string and its arguments.
     ///
-    /// - Throws: ``ObjectPredicateError`` with the column where parsing failed.
+    /// ```swift
+    /// try ObjectPredicate(format: "%K BEGINSWITH[cd] %@ AND age BETWEEN {%d, %d}", "name", "e", 18, 65)
+    /// ```
+    ///
+    /// - Throws: ``ObjectPredicateError`` naming the 1-based column where parsing failed and
+    ///   what was expected there.
     public init(format: String, _ arguments: Any?...) throws {
         var parser = PredicateParser(format: format, arguments: arguments)
         self = try parser.parse()
     }
 
     /// Parses a predicate from a format string and an array of arguments.
+    ///
+    /// - Throws: ``ObjectPredicateError`` naming the column where parsing failed.
     public init(format: String, argumentArray: [Any?]) throws {
         var parser = PredicateParser(format: format, arguments: argumentArray)
         self = try parser.parse()
     }
 
+    /// `TRUEPREDICATE` or `FALSEPREDICATE` (Core Data's `NSPredicate(value:)`).
+    public init(value: Bool) {
+        self = value ? .truePredicate : .falsePredicate
+    }
+
     /// `key == value`, built in code.
     public static func equal(_ keyPath: String, _ value: Any?) -> ObjectPredicate {
-        .comparison(Comparison(.keyPath(keyPath), .equalTo, .constant(PredicateValue(value))))
+        .comparison(Comparison(.keyPath(keyPath), .equalTo, .value(value)))
+    }
+
+    /// `[modifier] keyPath OPERATOR[options] value`, built in code.
+    ///
+    /// ```swift
+    /// ObjectPredicate.compare("name", .beginsWith, "saint", options: [.caseInsensitive, .diacriticInsensitive])
+    /// ```
+    public static func compare(_ keyPath: String, _ operation: Operator, _ value: Any?,
+                               options: StringComparisonOptions = [], modifier: Modifier = .direct) -> ObjectPredicate {
+        .comparison(Comparison(.keyPath(keyPath), operation, .value(value), options: options, modifier: modifier))
+    }
+
+    /// `[modifier] left OPERATOR[options] right` between two expressions, built in code.
+    public static func compare(_ left: ObjectExpression, _ operation: Operator, _ right: ObjectExpression,
+                               options: StringComparisonOptions = [], modifier: Modifier = .direct) -> ObjectPredicate {
+        .comparison(Comparison(left, operation, right, options: options, modifier: modifier))
+    }
+
+    /// Both predicates hold (Core Data's `NSCompoundPredicate(andPredicateWithSubpredicates:)`);
+    /// an `AND` on either side is extended rather than nested.
+    public static func && (lhs: ObjectPredicate, rhs: ObjectPredicate) -> ObjectPredicate {
+        switch (lhs, rhs) {
+        case let (.and(a), .and(b)): .and(a + b)
+        case let (.and(a), _): .and(a + [rhs])
+        case let (_, .and(b)): .and([lhs] + b)
+        default: .and([lhs, rhs])
+        }
+    }
+
+    /// Either predicate holds; an `OR` on either side is extended rather than nested.
+    public static func || (lhs: ObjectPredicate, rhs: ObjectPredicate) -> ObjectPredicate {
+        switch (lhs, rhs) {
+        case let (.or(a), .or(b)): .or(a + b)
+        case let (.or(a), _): .or(a + [rhs])
+        case let (_, .or(b)): .or([lhs] + b)
+        default: .or([lhs, rhs])
+        }
+    }
+
+    /// The predicate does not hold.
+    public static prefix func ! (predicate: ObjectPredicate) -> ObjectPredicate {
+        .not(predicate)
     }
 
     /// Whether `object` satisfies the predicate.
+    ///
+    /// `object` may be anything ``KeyValueCoding`` (a managed object, a dictionary) or a plain
+    /// value that the predicate reaches through `SELF`. `substitutionVariables` binds
+    /// `$VARIABLE`s for this evaluation; their values keep their type, so `$obj.name` reads the
+    /// key of an object passed in.
+    ///
+    /// - Throws: ``ObjectPredicateError/unboundVariable(_:)``,
+    ///   ``ObjectPredicateError/invalidRegularExpression(_:)``, or the error of a key the
+    ///   object does not have.
     public func evaluate(with object: Any?, substitutionVariables: [String: Any?] = [:]) throws -> Bool {
-        try PredicateEvaluator(variables: substitutionVariables.mapValues { PredicateValue($0) }).evaluate(self, on: object)
+        let variables = substitutionVariables.mapValues { $0.flatMap(unwrappedOptional) ?? PredicateValue.null as Any }
+        return try PredicateEvaluator(variables: variables).evaluate(self, on: object)
     }
 
-    /// The predicate with every `$VARIABLE` replaced by a constant.
+    /// The predicate with every `$VARIABLE` in `variables` replaced by a constant (Core Data's
+    /// `withSubstitutionVariables(_:)`); variables not in the dictionary stay.
     public func withSubstitutionVariables(_ variables: [String: Any?]) -> ObjectPredicate {
-        let values = variables.mapValues { PredicateValue($0) }
-        func substitute(_ expression: ObjectExpression) -> ObjectExpression {
-            switch expression {
-            case .variable(let name): values[name].map { .constant($0) } ?? expression
-            case .aggregate(let items): .aggregateOrConstant(items.map(substitute))
-            default: expression
-            }
-        }
+        substituting(variables.mapValues { PredicateValue($0) })
+    }
+
+    func substituting(_ values: [String: PredicateValue]) -> ObjectPredicate {
         switch self {
         case .truePredicate, .falsePredicate: return self
-        case .and(let items): return .and(items.map { $0.withSubstitutionVariables(variables) })
-        case .or(let items): return .or(items.map { $0.withSubstitutionVariables(variables) })
-        case .not(let item): return .not(item.withSubstitutionVariables(variables))
+        case .and(let items): return .and(items.map { $0.substituting(values) })
+        case .or(let items): return .or(items.map { $0.substituting(values) })
+        case .not(let item): return .not(item.substituting(values))
         case .comparison(var comparison):
-            comparison.left = substitute(comparison.left)
-            comparison.right = substitute(comparison.right)
+            comparison.left = comparison.left.substituting(values)
+            comparison.right = comparison.right.substituting(values)
             return .comparison(comparison)
         }
     }
@@ -141,32 +205,4 @@ public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertibl
 
     /// The predicate as a format string (Core Data's `predicateFormat`).
     public var predicateFormat: String { description }
-}
-
-/// Why a predicate could not be parsed or evaluated.
-public enum ObjectPredicateError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The format string is malformed at `column` (1-based, counted in Unicode scalars).
-    case syntax(format: String, column: Int, expected: String, found: String)
-    /// A `%` specifier has no argument.
-    case missingArgument(format: String, column: Int)
-    /// An argument does not fit its specifier.
-    case badArgument(format: String, column: Int, expected: String)
-    /// A `$VARIABLE` was not substituted.
-    case unboundVariable(String)
-    /// A `MATCHES` pattern is not a valid regular expression.
-    case invalidRegularExpression(String)
-
-    /// One line saying what is wrong and where.
-    public var description: String {
-        switch self {
-        case let .syntax(format, column, expected, found):
-            "predicate '\(format)', column \(column): expected \(expected), found \(found)"
-        case let .missingArgument(format, column):
-            "predicate '\(format)', column \(column): no argument for this specifier"
-        case let .badArgument(format, column, expected):
-            "predicate '\(format)', column \(column): argument must be \(expected)"
-        case .unboundVariable(let name): "predicate variable $\(name) has no value"
-        case .invalidRegularExpression(let pattern): "'\(pattern)' is not a valid regular expression"
-        }
-    }
 }

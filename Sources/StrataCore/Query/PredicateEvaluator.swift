@@ -1,8 +1,11 @@
 import Foundation
 
 /// Evaluates an ``ObjectPredicate`` against one value.
+///
+/// Variables hold raw values (a managed object stays an object), so `$x.name` inside a
+/// `SUBQUERY` reads the element's key.
 struct PredicateEvaluator {
-    let variables: [String: PredicateValue]
+    var variables: [String: Any]
 
     func evaluate(_ predicate: ObjectPredicate, on object: Any?) throws -> Bool {
         switch predicate {
@@ -19,108 +22,123 @@ struct PredicateEvaluator {
         }
     }
 
-    private func evaluate(_ comparison: ObjectPredicate.Comparison, on object: Any?) throws -> Bool {
-        let left = try comparison.left.value(with: object, variables: variables)
-        let right = try comparison.right.value(with: object, variables: variables)
-        let leftElements = left.flatMap(KeyPathEvaluator.elements(of:))
-        switch comparison.modifier {
-        case .any:
-            return try (leftElements ?? [left as Any]).contains { try test($0, comparison, right) }
-        case .all:
-            return try (leftElements ?? [left as Any]).allSatisfy { try test($0, comparison, right) }
-        case .none:
-            return try !(leftElements ?? [left as Any]).contains { try test($0, comparison, right) }
-        case .direct:
-            if let leftElements, comparison.operation != .contains, comparison.operation != .in {
-                // A to-many key path compared directly means "any element" (as in Core Data's SQL).
-                return try leftElements.contains { try test($0, comparison, right) }
+    // MARK: Expressions
+
+    func value(of expression: ObjectExpression, on object: Any?) throws -> Any? {
+        switch expression {
+        case .keyPath(let path):
+            return try Self.keyPath(path, on: object)
+        case .constant(let value):
+            return value
+        case .evaluatedObject:
+            return object
+        case .variable(let name):
+            guard let value = variables[name] else { throw ObjectPredicateError.unboundVariable(name) }
+            return value
+        case .aggregate(let items):
+            return try items.map { try value(of: $0, on: object) ?? PredicateValue.null }
+        case .keyPathOf(let base, let path):
+            return try Self.keyPath(path, on: try value(of: base, on: object))
+        case .element(let base, let index):
+            guard let collection = try value(of: base, on: object) else { return nil }
+            let elements = KeyPathEvaluator.elements(of: collection) ?? [collection]
+            switch index {
+            case .first: return elements.first
+            case .last: return elements.last
+            case .size: return Int64(elements.count)
+            case .index(let i): return i >= 0 && i < elements.count ? elements[Int(i)] : nil
             }
-            return try test(left, comparison, right)
+        case .subquery(let collectionExpression, let variable, let predicate):
+            guard let collection = try value(of: collectionExpression, on: object) else { return [Any]() }
+            let elements = KeyPathEvaluator.elements(of: collection) ?? [collection]
+            var inner = self
+            var matches: [Any] = []
+            for element in elements {
+                inner.variables[variable] = element
+                if try inner.evaluate(predicate, on: element) { matches.append(element) }
+            }
+            return matches
         }
     }
 
-    private func test(_ leftRaw: Any?, _ comparison: ObjectPredicate.Comparison, _ rightRaw: Any?) throws -> Bool {
-        let left = PredicateValue(leftRaw)
-        let right = PredicateValue(rightRaw)
+    private static func keyPath(_ path: String, on object: Any?) throws -> Any? {
+        guard let object = object.flatMap(unwrappedOptional) else { return nil }
+        if case .null = object as? PredicateValue { return nil }
+        if KeyPathEvaluator.elements(of: object) != nil || object is any KeyValueCoding {
+            return try KeyPathEvaluator(keyPath: path).evaluate(on: object)
+        }
+        throw ObjectError.invalidKeyPath(keyPath: path, reason: "the value of type \(type(of: object)) has no keys")
+    }
+
+    // MARK: Comparisons
+
+    private func evaluate(_ comparison: ObjectPredicate.Comparison, on object: Any?) throws -> Bool {
+        let left = try value(of: comparison.left, on: object)
+        let right = PredicateValue(try value(of: comparison.right, on: object))
+        let leftElements = left.flatMap(KeyPathEvaluator.elements(of:))
+        switch comparison.modifier {
+        case .any:
+            return try quantified(left, leftElements).contains { try test(PredicateValue($0), comparison, right) }
+        case .all:
+            return try quantified(left, leftElements).allSatisfy { try test(PredicateValue($0), comparison, right) }
+        case .none:
+            return try !quantified(left, leftElements).contains { try test(PredicateValue($0), comparison, right) }
+        case .direct:
+            if let leftElements, comparison.operation != .contains, comparison.operation != .in {
+                // A to-many key path compared directly means "any element" (as in Core Data's SQL).
+                return try leftElements.contains { try test(PredicateValue($0), comparison, right) }
+            }
+            return try test(PredicateValue(left), comparison, right)
+        }
+    }
+
+    /// The elements a modifier ranges over: none for nil, the value itself when it is not a
+    /// collection.
+    private func quantified(_ left: Any?, _ elements: [Any]?) -> [Any] {
+        if let elements { return elements }
+        guard let left = left.flatMap(unwrappedOptional) else { return [] }
+        if case .null = left as? PredicateValue { return [] }
+        return [left]
+    }
+
+    private func test(_ left: PredicateValue, _ comparison: ObjectPredicate.Comparison, _ right: PredicateValue) throws -> Bool {
         let options = comparison.options
         switch comparison.operation {
         case .equalTo: return ValueComparison.equal(left, right, options: options)
         case .notEqualTo: return !ValueComparison.equal(left, right, options: options)
         case .lessThan: return ValueComparison.order(left, right, options: options) == .orderedAscending
         case .lessThanOrEqualTo:
-            return [.orderedAscending, .orderedSame].contains(ValueComparison.order(left, right, options: options))
+            guard let order = ValueComparison.order(left, right, options: options) else { return false }
+            return order != .orderedDescending
         case .greaterThan: return ValueComparison.order(left, right, options: options) == .orderedDescending
         case .greaterThanOrEqualTo:
-            return [.orderedDescending, .orderedSame].contains(ValueComparison.order(left, right, options: options))
+            guard let order = ValueComparison.order(left, right, options: options) else { return false }
+            return order != .orderedAscending
         case .beginsWith, .endsWith, .like, .matches:
-            guard case .string(let l) = left, case .string(let r) = right else { return false }
-            let (a, b) = (ValueComparison.fold(l, options), ValueComparison.fold(r, options))
+            guard case .string(let text) = left, case .string(let other) = right else { return false }
             switch comparison.operation {
-            case .beginsWith: return a.unicodeScalars.starts(with: b.unicodeScalars) || a.hasPrefix(b)
-            case .endsWith: return a.unicodeScalars.reversed().starts(with: b.unicodeScalars.reversed()) || a.hasSuffix(b)
-            case .like: return WildcardPattern(b).matches(a)
-            default: return try RegularExpressionCache.fullMatch(b, a)
+            case .beginsWith: return StringMatching.beginsWith(text, other, options)
+            case .endsWith: return StringMatching.endsWith(text, other, options)
+            case .like: return StringMatching.like(text, other, options)
+            default: return try StringMatching.matches(text, other, options)
             }
         case .contains:
-            if case .array(let items) = left {
-                return items.contains { ValueComparison.equal($0, right, options: options) }
+            switch (left, right) {
+            case (.array(let items), _): return items.contains { ValueComparison.equal($0, right, options: options) }
+            case let (.string(text), .string(part)): return StringMatching.contains(text, part, options)
+            default: return false
             }
-            guard case .string(let l) = left, case .string(let r) = right else { return false }
-            return ValueComparison.fold(l, options).contains(ValueComparison.fold(r, options))
         case .in:
-            switch right {
-            case .array(let items): return items.contains { ValueComparison.equal(left, $0, options: options) }
-            case .string(let r):
-                guard case .string(let l) = left else { return false }
-                return ValueComparison.fold(r, options).contains(ValueComparison.fold(l, options))
-            default: return ValueComparison.equal(left, right, options: options)
+            switch (left, right) {
+            case (_, .array(let items)): return items.contains { ValueComparison.equal(left, $0, options: options) }
+            case let (.string(part), .string(text)): return StringMatching.contains(text, part, options)
+            default: return false
             }
         case .between:
-            guard case .array(let bounds) = right, bounds.count == 2 else { return false }
-            let low = ValueComparison.order(left, bounds[0], options: options)
-            let high = ValueComparison.order(left, bounds[1], options: options)
-            return (low == .orderedDescending || low == .orderedSame) && (high == .orderedAscending || high == .orderedSame)
+            guard case .array(let bounds) = right, bounds.count == 2,
+                  let low = ValueComparison.order(left, bounds[0], options: options),
+                  let high = ValueComparison.order(left, bounds[1], options: options) else { return false }
+            return low != .orderedAscending && high != .orderedDescending
         }
-    }
-}
-
-/// A `LIKE` pattern: `*` matches any run of characters, `?` exactly one.
-struct WildcardPattern {
-    let pattern: [Character]
-    init(_ pattern: String) { self.pattern = Array(pattern) }
-
-    func matches(_ text: String) -> Bool {
-        let text = Array(text)
-        var p = 0, t = 0
-        var star = -1, mark = 0
-        while t < text.count {
-            if p < pattern.count, pattern[p] == "\\", p + 1 < pattern.count, pattern[p + 1] == text[t] {
-                p += 2; t += 1
-            } else if p < pattern.count, pattern[p] == "?" || (pattern[p] == text[t] && pattern[p] != "*") {
-                p += 1; t += 1
-            } else if p < pattern.count, pattern[p] == "*" {
-                star = p; mark = t; p += 1
-            } else if star >= 0 {
-                p = star + 1; mark += 1; t = mark
-            } else {
-                return false
-            }
-        }
-        while p < pattern.count, pattern[p] == "*" { p += 1 }
-        return p == pattern.count
-    }
-}
-
-/// Compiles `MATCHES` patterns once.
-enum RegularExpressionCache {
-    static func fullMatch(_ pattern: String, _ text: String) throws -> Bool {
-        let regex: NSRegularExpression
-        do {
-            regex = try NSRegularExpression(pattern: "^(?:\(pattern))$", options: [])
-        } catch {
-            throw ObjectPredicateError.invalidRegularExpression(pattern)
-        }
-        let range = NSRange(text.startIndex..., in: text)
-        return regex.firstMatch(in: text, options: [], range: range) != nil
     }
 }

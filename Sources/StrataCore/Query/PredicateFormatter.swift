@@ -2,10 +2,11 @@ import Foundation
 
 /// Prints predicates and expressions in the format-string syntax the parser reads.
 enum PredicateFormatter {
+    /// The reserved words of Apple's grammar: as key names they need a `#` before them.
     static let reservedWords: Set<String> = [
-        "AND", "OR", "NOT", "IN", "LIKE", "BEGINSWITH", "ENDSWITH", "CONTAINS", "MATCHES", "BETWEEN",
-        "ANY", "SOME", "ALL", "NONE", "NULL", "NIL", "TRUE", "YES", "FALSE", "NO", "SELF",
-        "TRUEPREDICATE", "FALSEPREDICATE", "FIRST", "LAST", "SIZE", "SUBQUERY", "CAST",
+        "AND", "OR", "IN", "NOT", "ALL", "ANY", "SOME", "NONE", "LIKE", "CASEINSENSITIVE", "CI", "MATCHES",
+        "CONTAINS", "BEGINSWITH", "ENDSWITH", "BETWEEN", "NULL", "NIL", "SELF", "TRUE", "YES", "FALSE", "NO",
+        "FIRST", "LAST", "SIZE", "ANYKEY", "SUBQUERY", "FETCH", "CAST", "TRUEPREDICATE", "FALSEPREDICATE",
     ]
 
     static func format(_ predicate: ObjectPredicate) -> String {
@@ -17,26 +18,78 @@ enum PredicateFormatter {
         case .not(let item): return "NOT (\(format(item)))"
         case .comparison(let c):
             var text = c.modifier == .direct ? "" : c.modifier.rawValue + " "
-            text += "\(c.left) \(c.operation.rawValue)"
+            text += "\(expression(c.left)) \(c.operation.rawValue)"
             var flags = ""
             if c.options.contains(.caseInsensitive) { flags += "c" }
             if c.options.contains(.diacriticInsensitive) { flags += "d" }
             if c.options.contains(.normalized) { flags += "n" }
             if !flags.isEmpty { text += "[\(flags)]" }
-            return text + " \(c.right)"
+            return text + " \(expression(c.right))"
         }
     }
 
     private static func compound(_ items: [ObjectPredicate], _ word: String, empty: String) -> String {
         guard !items.isEmpty else { return empty }
         return items.map { item in
-            if case .comparison = item { return format(item) }
-            return "(\(format(item)))"
+            switch item {
+            case .comparison, .truePredicate, .falsePredicate: format(item)
+            default: "(\(format(item)))"
+            }
         }.joined(separator: " \(word) ")
     }
 
+    static func expression(_ expression: ObjectExpression) -> String {
+        switch expression {
+        case .keyPath(let path): return keyPath(path)
+        case .constant(let value): return literal(value)
+        case .evaluatedObject: return "SELF"
+        case .variable(let name): return "$" + identifier(name)
+        case .aggregate(let items): return "{" + items.map(Self.expression).joined(separator: ", ") + "}"
+        case .keyPathOf(let base, let path):
+            return self.expression(base) + "." + keyPath(path)
+        case .element(let base, let index):
+            let inside = switch index {
+            case .first: "FIRST"
+            case .last: "LAST"
+            case .size: "SIZE"
+            case .index(let i): String(i)
+            }
+            return self.expression(base) + "[\(inside)]"
+        case .subquery(let collection, let variable, let predicate):
+            return "SUBQUERY(\(self.expression(collection)), $\(identifier(variable)), \(format(predicate)))"
+        }
+    }
+
+    static func keyPath(_ path: String) -> String {
+        path.split(separator: ".", omittingEmptySubsequences: false).map { keyPathComponent(String($0)) }
+            .joined(separator: ".")
+    }
+
+    /// One key: `#` before a reserved word, `@` kept on an operator, and any scalar the
+    /// grammar does not allow in an identifier written as a `\u` escape.
     static func keyPathComponent(_ name: String) -> String {
-        reservedWords.contains(name.uppercased()) ? "#\(name)" : name
+        if name.hasPrefix("@") { return "@" + identifier(String(name.dropFirst()), first: false) }
+        if reservedWords.contains(name.uppercased()) { return "#\(name)" }
+        return identifier(name)
+    }
+
+    private static func identifier(_ name: String, first: Bool = true) -> String {
+        var out = ""
+        var isFirst = first
+        for scalar in name.unicodeScalars {
+            let c = Character(scalar)
+            let allowed = isFirst ? PredicateParser.isIdentifierStart(c) : PredicateParser.isIdentifierPart(c)
+            if allowed {
+                out.unicodeScalars.append(scalar)
+            } else if scalar.value > 0xFFFF {
+                let v = scalar.value - 0x10000
+                out += String(format: "\\u%04X\\u%04X", 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF))
+            } else {
+                out += String(format: "\\u%04X", scalar.value)
+            }
+            isFirst = false
+        }
+        return out
     }
 
     static func literal(_ value: PredicateValue) -> String {

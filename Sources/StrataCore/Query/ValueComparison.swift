@@ -6,18 +6,20 @@ public struct StringComparisonOptions: OptionSet, Sendable, Hashable {
     public let rawValue: Int
     /// Creates options from raw bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
-    /// `[c]`: case-insensitive.
+    /// `[c]`: case-insensitive, by full Unicode case folding (`ß` matches `SS`).
     public static let caseInsensitive = StringComparisonOptions(rawValue: 1)
-    /// `[d]`: diacritic-insensitive (precomposed and decomposed forms compare equal).
+    /// `[d]`: diacritic-insensitive (`é`, `e` + U+0301 and `e` compare equal).
     public static let diacriticInsensitive = StringComparisonOptions(rawValue: 2)
-    /// `[n]`: normalized; the strings are already folded, compare as given.
+    /// `[n]`: normalized; the strings are already folded, so they compare as their Unicode
+    /// scalars, with no folding and no canonical equivalence. It overrides `[c]` and `[d]`.
     public static let normalized = StringComparisonOptions(rawValue: 4)
 }
 
 /// Equality and order between normalised values, shared by predicates and sorting.
 enum ValueComparison {
-    /// Folds a string for comparison under `options`.
+    /// Folds a string for comparison under `options` (`[n]` folds nothing).
     static func fold(_ string: String, _ options: StringComparisonOptions) -> String {
+        guard !options.contains(.normalized) else { return string }
         var folding: String.CompareOptions = []
         if options.contains(.caseInsensitive) { folding.insert(.caseInsensitive) }
         if options.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
@@ -30,7 +32,7 @@ enum ValueComparison {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
-        case let (.string(a), .string(b)): return fold(a, options) == fold(b, options)
+        case let (.string(a), .string(b)): return stringOrder(a, b, options) == .orderedSame
         case let (.array(a), .array(b)):
             return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1, options: options) }
         default:
@@ -46,9 +48,7 @@ enum ValueComparison {
         case let (.decimal(a), .decimal(b)): return compare(a, b)
         case let (.decimal(a), .integer(b)): return compare(a, Decimal(b))
         case let (.integer(a), .decimal(b)): return compare(Decimal(a), b)
-        case let (.string(a), .string(b)):
-            let (x, y) = (fold(a, options), fold(b, options))
-            return x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
+        case let (.string(a), .string(b)): return stringOrder(a, b, options)
         case let (.date(a), .date(b)): return compare(a, b)
         case let (.uuid(a), .uuid(b)): return compare(a.uuidString, b.uuidString)
         case let (.url(a), .url(b)): return compare(a.absoluteString, b.absoluteString)
@@ -58,6 +58,18 @@ enum ValueComparison {
             if let a = lhs.doubleValue, let b = rhs.doubleValue { return compare(a, b) }
             return nil
         }
+    }
+
+    /// Strings in order: canonically equivalent strings are the same (as Swift's `String`
+    /// compares), after folding; under `[n]` by Unicode scalar values alone.
+    static func stringOrder(_ a: String, _ b: String, _ options: StringComparisonOptions) -> ComparisonResult {
+        if options.contains(.normalized) {
+            let (x, y) = (a.unicodeScalars, b.unicodeScalars)
+            if x.elementsEqual(y) { return .orderedSame }
+            return x.lexicographicallyPrecedes(y) { $0.value < $1.value } ? .orderedAscending : .orderedDescending
+        }
+        let (x, y) = (fold(a, options), fold(b, options))
+        return x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
     }
 
     private static func compare<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
