@@ -3,7 +3,7 @@ import StrataCore
 
 /// Attribute values read straight from the UTF-8 bytes libxml2 hands over, for the common
 /// shapes of text. Each function answers nil whenever it is not certain, and the caller then
-/// takes the general path (`XMLObjectReader.value(_:base64:for:entity:error:)`), so a value read
+/// takes the general path (`XMLDocumentReader.value(_:base64:for:entity:error:)`), so a value read
 /// here is always the one the general path would read.
 enum XMLBytes {
     /// The bytes without leading and trailing ASCII white space (tab, LF, VT, FF, CR, space);

@@ -2,48 +2,174 @@ import Foundation
 import StrataCore
 
 /// Reads an XML store document into a ``StoreImage``, checking it against the model.
-///
-/// `<databaseInfo>` (read once) is read as a small element tree; every `<object>` is read
-/// straight from the stream by ``XMLObjectReader``, without building an element tree.
 struct XMLStoreDecoder {
     let reader: XMLStreamReader
     let model: ManagedObjectModel
 
     func decode(objects readObjects: Bool) throws -> StoreImage {
-        guard try advanceToElement(), reader.name == "database", reader.depth == 0 else {
-            throw reader.error("the root element is not <database>")
-        }
-        var image = StoreImage(identifier: "")
-        var sawInfo = false
-        let objects = XMLObjectReader(reader: reader, model: model)
-        while let type = try reader.read() {
-            if type == XMLStreamReader.endElementType, reader.depth == 0 { break }
-            guard type == XMLStreamReader.elementType, reader.depth == 1 else { continue }
-            if reader.nameIs("object") {
-                guard sawInfo else { throw reader.error("<object> before <databaseInfo>") }
-                try objects.readObject()
-            } else if reader.nameIs("databaseInfo") {
-                let info = try reader.readElement()
-                try readInfo(info, into: &image, primaryKeys: readObjects)
-                sawInfo = true
-                if !readObjects { return image }
-                objects.storeIdentifier = image.identifier
-                if let text = info.child("nextObjectID")?.text.trimmingCharacters(in: .whitespacesAndNewlines),
-                   let next = Int(text) {
-                    objects.reserveCapacity(next - XMLStoreFormat.firstObjectID)
-                }
-            } else {
-                throw reader.error("unexpected element <\(reader.name)> in <database>")
-            }
-        }
+        let document = XMLDocumentReader(reader: reader, model: model, readObjects: readObjects)
+        try reader.parse(into: document)
+        return try document.result()
+    }
+}
+
+/// How names in a file find the model's: exactly first, then ignoring case.
+enum XMLNameLookup {
+    static func entity(_ name: String, in model: ManagedObjectModel) -> EntityDescription? {
+        model.entitiesByName[name] ?? model.entities.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    static func property(_ name: String, in entity: EntityDescription) -> PropertyDescription? {
+        entity.propertiesByName[name] ?? entity.properties.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+}
+
+/// Reads a store document from the parser's events: `<databaseInfo>` (once) as a small
+/// element tree, every `<object>` straight from the events without building a tree; the
+/// snapshots are assembled once every object (and so every `id`) is known.
+///
+/// It is built for files of hundreds of thousands of objects: element and attribute names are
+/// compared as bytes; entity and property lookups are cached per spelling met in the file;
+/// `id`s and `idrefs` of Core Data's `z<number>` form become integers; numbers, Booleans, UUIDs
+/// and base64 are read from the bytes; Strings are made only for string values and for text the
+/// fast paths do not handle, which then goes through exactly the checks it always did.
+final class XMLDocumentReader: XMLEventHandler {
+    let reader: XMLStreamReader
+    let model: ManagedObjectModel
+    let readObjects: Bool
+
+    init(reader: XMLStreamReader, model: ManagedObjectModel, readObjects: Bool) {
+        self.reader = reader
+        self.model = model
+        self.readObjects = readObjects
+    }
+
+    // MARK: Events
+
+    private var image = StoreImage(identifier: "")
+    private var storeIdentifier = ""
+    /// The depth of the element being read: 1 for `<database>`, 2 for `<object>`, 3 for its properties.
+    private var depth = 0
+    private var sawRoot = false
+    private var sawInfo = false
+    /// What went wrong; the parse stops at once.
+    private var failure: StoreError?
+    /// `<databaseInfo>` and the elements in it being read (empty outside it).
+    private var infoStack: [XMLElementNode] = []
+    /// The object being read, from its start tag to its end tag.
+    private var object: OpenObject?
+    /// The `<attribute>` being read, whose text goes to `text`.
+    private var attribute: (attribute: Attribute, base64: Bool, line: Int)?
+
+    private struct OpenObject {
+        var snapshot: ObjectSnapshot
+        let entity: Entity
+        let key: Int?
+        let primaryKey: Int64
+        let firstReference: Int
+        let line: Int
+    }
+
+    /// The image read, or the error that stopped the parse.
+    func result() throws -> StoreImage {
+        if let failure { throw failure }
+        guard sawRoot else { throw reader.error("the root element is not <database>") }
         guard sawInfo else { throw reader.error("no <databaseInfo>") }
-        try objects.finish(into: &image)
+        if readObjects { try finish(into: &image) }
         return image
     }
 
-    private func advanceToElement() throws -> Bool {
-        while try reader.next() { if reader.isStartElement { return true } }
+    private func fail(_ error: StoreError) -> Bool {
+        failure = error
         return false
+    }
+
+    func startElement(_ name: XMLName, attributes: XMLAttributes) -> Bool {
+        depth += 1
+        do {
+            if !infoStack.isEmpty {
+                // Nested no deeper than 32 levels below <databaseInfo>.
+                guard depth - 2 <= 32 else { return fail(reader.error("elements nested too deeply")) }
+                infoStack.append(XMLElementNode(name: name.qualified, attributes: attributes.dictionary, text: "",
+                                                children: [], line: reader.line))
+                return true
+            }
+            switch depth {
+            case 1:
+                guard name.is("database") else { return fail(reader.error("the root element is not <database>")) }
+                sawRoot = true
+            case 2:
+                if name.is("object") {
+                    guard sawInfo else { return fail(reader.error("<object> before <databaseInfo>")) }
+                    try startObject(attributes)
+                } else if name.is("databaseInfo") {
+                    infoStack = [XMLElementNode(name: "databaseInfo", attributes: attributes.dictionary, text: "",
+                                                children: [], line: reader.line)]
+                } else {
+                    return fail(reader.error("unexpected element <\(name.qualified)> in <database>"))
+                }
+            case 3:
+                if object != nil { try startProperty(name, attributes) }
+            default:
+                // A property's children may have no children.
+                if object != nil, depth > 4 { return fail(reader.error("elements nested too deeply")) }
+            }
+            return true
+        } catch let error as StoreError {
+            return fail(error)
+        } catch {
+            return fail(reader.error("\(error)"))
+        }
+    }
+
+    func endElement() -> Bool {
+        defer { depth -= 1 }
+        do {
+            if let node = infoStack.popLast() {
+                if infoStack.isEmpty {
+                    try endInfo(node)
+                    // Reading the metadata alone ends here.
+                    return readObjects
+                }
+                infoStack[infoStack.count - 1].children.append(node)
+            } else if depth == 3, let attribute {
+                self.attribute = nil
+                let value = try value(for: attribute.attribute, base64: attribute.base64,
+                                      entity: object?.entity.name ?? "", line: attribute.line)
+                object?.snapshot.attributes[attribute.attribute.name] = value
+            } else if depth == 2, object != nil {
+                try endObject()
+            }
+            return true
+        } catch let error as StoreError {
+            return fail(error)
+        } catch {
+            return fail(reader.error("\(error)"))
+        }
+    }
+
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if attribute != nil, depth == 3 {
+            text.append(contentsOf: bytes)
+        } else if !infoStack.isEmpty {
+            infoStack[infoStack.count - 1].text += String(decoding: bytes, as: UTF8.self)
+        }
+        // Text between elements is layout.
+        return true
+    }
+
+    func entityReference() -> Bool {
+        fail(reader.error("entity references are not allowed in a store file"))
+    }
+
+    private func endInfo(_ node: XMLElementNode) throws {
+        try readInfo(node, into: &image, primaryKeys: readObjects)
+        sawInfo = true
+        storeIdentifier = image.identifier
+        if readObjects, let text = node.child("nextObjectID")?.text.trimmingCharacters(in: .whitespacesAndNewlines),
+           let next = Int(text) {
+            reserveCapacity(next - XMLStoreFormat.firstObjectID)
+        }
     }
 
     /// Reads the UUID, the metadata and (with `primaryKeys`) the next primary keys, whose
@@ -66,36 +192,6 @@ struct XMLStoreDecoder {
             }
             image.nextPrimaryKeys[entity.rootEntityName] = next
         }
-    }
-}
-
-/// How names in a file find the model's: exactly first, then ignoring case.
-enum XMLNameLookup {
-    static func entity(_ name: String, in model: ManagedObjectModel) -> EntityDescription? {
-        model.entitiesByName[name] ?? model.entities.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
-    }
-
-    static func property(_ name: String, in entity: EntityDescription) -> PropertyDescription? {
-        entity.propertiesByName[name] ?? entity.properties.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
-    }
-}
-
-/// Reads the `<object>` elements of a document from the stream, one node at a time, and
-/// assembles the snapshots once every object (and so every `id`) is known.
-///
-/// It is built for files of hundreds of thousands of objects: element and attribute names are
-/// compared as bytes; entity and property lookups are cached per spelling met in the file;
-/// `id`s and `idrefs` of Core Data's `z<number>` form become integers; numbers, Booleans, UUIDs
-/// and base64 are read from the bytes; Strings are made only for string values and for text the
-/// fast paths do not handle, which then goes through exactly the checks it always did.
-final class XMLObjectReader {
-    let reader: XMLStreamReader
-    let model: ManagedObjectModel
-    var storeIdentifier = ""
-
-    init(reader: XMLStreamReader, model: ManagedObjectModel) {
-        self.reader = reader
-        self.model = model
     }
 
     // MARK: Model lookups, cached
@@ -162,10 +258,9 @@ final class XMLObjectReader {
     private var roots: [String: Root] = [:]
     private var entitySpellings = SpellingCache<Entity>()
 
-    private func entity(named name: UnsafePointer<UInt8>) -> Entity? {
-        let count = CBytes.length(name)
-        if let found = entitySpellings.find(name, count: count) { return found }
-        let text = String(decoding: UnsafeBufferPointer(start: name, count: count), as: UTF8.self)
+    private func entity(named name: UnsafeBufferPointer<UInt8>) -> Entity? {
+        if let found = entitySpellings.find(name) { return found }
+        let text = String(decoding: name, as: UTF8.self)
         guard let description = XMLNameLookup.entity(text, in: model) else { return nil }
         let entity: Entity
         if let known = entitiesByName[description.name] {
@@ -178,14 +273,13 @@ final class XMLObjectReader {
             entities.append(entity)
             entitiesByName[description.name] = entity
         }
-        entitySpellings.add(name, count: count, value: entity)
+        entitySpellings.add(name, value: entity)
         return entity
     }
 
-    private func property(named name: UnsafePointer<UInt8>, in entity: Entity) -> Property? {
-        let count = CBytes.length(name)
-        if let found = entity.spellings.find(name, count: count) { return found }
-        let text = String(decoding: UnsafeBufferPointer(start: name, count: count), as: UTF8.self)
+    private func property(named name: UnsafeBufferPointer<UInt8>, in entity: Entity) -> Property? {
+        if let found = entity.spellings.find(name) { return found }
+        let text = String(decoding: name, as: UTF8.self)
         guard let description = XMLNameLookup.property(text, in: entity.description) else { return nil }
         let property: Property
         if let known = entity.propertiesByName[description.name] {
@@ -198,7 +292,7 @@ final class XMLObjectReader {
             }
             entity.propertiesByName[description.name] = property
         }
-        entity.spellings.add(name, count: count, value: property)
+        entity.spellings.add(name, value: property)
         return property
     }
 
@@ -222,9 +316,8 @@ final class XMLObjectReader {
     private var internedKeys: [String: Int] = [:]
     private var internedTexts: [String] = []
 
-    private func key(_ bytes: UnsafePointer<UInt8>, count: Int) -> Int {
-        Self.number(bytes, count: count)
-            ?? intern(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+    private func key(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.baseAddress.flatMap { Self.number($0, count: bytes.count) } ?? intern(String(decoding: bytes, as: UTF8.self))
     }
 
     private func key(_ text: String) -> Int {
@@ -256,24 +349,22 @@ final class XMLObjectReader {
     private func text(ofKey key: Int) -> String { key >= 0 ? "z\(key)" : internedTexts[-key - 1] }
 
     /// Appends the keys of an `idrefs` value (separated by spaces) to `targets`.
-    private func appendKeys(_ value: UnsafePointer<UInt8>) {
-        let count = CBytes.length(value)
+    private func appendKeys(_ value: UnsafeBufferPointer<UInt8>) {
         var ascii = true
-        for index in 0..<count where value[index] >= 0x80 { ascii = false; break }
+        for byte in value where byte >= 0x80 { ascii = false; break }
         guard ascii else {
             // Split as Characters, as it always was: a space followed by a combining mark is not a separator.
-            let text = String(decoding: UnsafeBufferPointer(start: value, count: count), as: UTF8.self)
-            for token in text.split(separator: " ") { targets.append(key(String(token))) }
+            for token in String(decoding: value, as: UTF8.self).split(separator: " ") { targets.append(key(String(token))) }
             return
         }
         var start = 0
-        for index in 0...count where index == count || value[index] == UInt8(ascii: " ") {
-            if index > start { targets.append(key(value + start, count: index - start)) }
+        for index in 0...value.count where index == value.count || value[index] == UInt8(ascii: " ") {
+            if index > start { targets.append(key(UnsafeBufferPointer(rebasing: value[start..<index]))) }
             start = index + 1
         }
     }
 
-    // MARK: Reading objects
+    // MARK: Objects
 
     private struct PendingObject {
         var snapshot: ObjectSnapshot
@@ -299,31 +390,30 @@ final class XMLObjectReader {
     /// The text of the `<attribute>` being read.
     private var text: [UInt8] = []
 
-    private enum Number {
-        case absent
-        case value(Int64)
-        case invalid(String)
-
-        init(_ bytes: UnsafePointer<UInt8>) {
-            let count = CBytes.length(bytes)
-            if let value = XMLBytes.int64(UnsafeBufferPointer(start: bytes, count: count)) {
-                self = .value(value)
-            } else {
-                self = .invalid(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
-            }
-        }
-    }
-
     /// Makes room for the number of objects `<nextObjectID>` announces, no more than the
     /// document's size allows (an object takes more than 40 bytes).
-    func reserveCapacity(_ count: Int) {
+    private func reserveCapacity(_ count: Int) {
         let count = min(max(0, count), reader.byteCount / 40)
         pending.reserveCapacity(count)
         indexByKey.reserveCapacity(count)
     }
 
-    /// Reads the `<object>` the reader stands on, up to and with its end tag.
-    func readObject() throws {
+    private enum Number {
+        case absent
+        case value(Int64)
+        case invalid(String)
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if let value = XMLBytes.int64(bytes) {
+                self = .value(value)
+            } else {
+                self = .invalid(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+    }
+
+    /// Reads the start tag of an `<object>`.
+    private func startObject(_ attributes: XMLAttributes) throws {
         let line = reader.line
         func fail(_ reason: String) -> StoreError { reader.error(reason, line: line) }
         var entity: Entity?
@@ -331,15 +421,15 @@ final class XMLObjectReader {
         var objectKey: Int?
         var primaryKey = Number.absent
         var version = Number.absent
-        try reader.forEachAttribute { name, value in
-            if CBytes.equal(name, "type") {
+        attributes.forEach { name, value in
+            if name.is("type") {
                 entity = self.entity(named: value)
-                if entity == nil { typeText = String(cString: value) }
-            } else if CBytes.equal(name, "id") {
-                objectKey = key(value, count: CBytes.length(value))
-            } else if CBytes.equal(name, "pk") {
+                if entity == nil { typeText = String(decoding: value, as: UTF8.self) }
+            } else if name.is("id") {
+                objectKey = key(value)
+            } else if name.is("pk") {
                 primaryKey = Number(value)
-            } else if CBytes.equal(name, "version") {
+            } else if name.is("version") {
                 version = Number(value)
             }
         }
@@ -371,54 +461,53 @@ final class XMLObjectReader {
         case .value(let value): objectVersion = value
         case .invalid(let text): throw fail("invalid version '\(text)'")
         }
-
         let id = ManagedObjectID(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: pk)
         var snapshot = ObjectSnapshot(objectID: id, version: objectVersion)
         snapshot.attributes.reserveCapacity(entity.attributeCount)
-        let firstReference = references.count
-        if !reader.isEmptyElement {
-            while true {
-                guard let type = try reader.read() else { throw reader.error("the document ends inside <object>") }
-                if type == XMLStreamReader.elementType {
-                    try readProperty(of: entity, into: &snapshot)
-                } else if type == XMLStreamReader.endElementType, reader.depth == 1 {
-                    break
-                }
-                // Text between the properties is layout.
-            }
-        }
-
-        guard let objectKey, indexByKey.updateValue(pending.count, forKey: objectKey) == nil else {
-            throw fail("missing or duplicate object id '\(objectKey.map(text(ofKey:)) ?? "")'")
-        }
-        // Keys are numbered per inheritance root: Book/p3 and Magazine/p3 cannot both exist.
-        let root = entity.root
-        if let holder = root.keys.updateValue(entity.index, forKey: pk) {
-            throw fail(holder == entity.index ? "duplicate object \(id)" : "primary key \(pk) is used twice under '\(root.name)'")
-        }
-        root.nextKey = max(root.nextKey, pk == .max ? pk : pk + 1)
-        pending.append(PendingObject(snapshot: snapshot, id: id, entity: entity, references: firstReference..<references.count))
+        object = OpenObject(snapshot: snapshot, entity: entity, key: objectKey, primaryKey: pk,
+                            firstReference: references.count, line: line)
     }
 
-    /// Reads one `<attribute>` or `<relationship>` (the reader stands on its start tag) into the
-    /// snapshot or the pending references.
-    private func readProperty(of entity: Entity, into snapshot: inout ObjectSnapshot) throws {
+    /// Checks the object's id and key at its end tag and keeps it.
+    private func endObject() throws {
+        guard let object else { return }
+        self.object = nil
+        func fail(_ reason: String) -> StoreError { reader.error(reason, line: object.line) }
+        guard let key = object.key, indexByKey.updateValue(pending.count, forKey: key) == nil else {
+            throw fail("missing or duplicate object id '\(object.key.map(text(ofKey:)) ?? "")'")
+        }
+        // Keys are numbered per inheritance root: Book/p3 and Magazine/p3 cannot both exist.
+        let entity = object.entity
+        let root = entity.root
+        let pk = object.primaryKey
+        if let holder = root.keys.updateValue(entity.index, forKey: pk) {
+            throw fail(holder == entity.index ? "duplicate object \(object.snapshot.objectID)"
+                                              : "primary key \(pk) is used twice under '\(root.name)'")
+        }
+        root.nextKey = max(root.nextKey, pk == .max ? pk : pk + 1)
+        pending.append(PendingObject(snapshot: object.snapshot, id: object.snapshot.objectID, entity: entity,
+                                     references: object.firstReference..<references.count))
+    }
+
+    /// Reads the start tag of an `<attribute>` or `<relationship>` of the open object.
+    private func startProperty(_ name: XMLName, _ attributes: XMLAttributes) throws {
+        guard let entity = object?.entity else { return }
         let line = reader.line
-        let isAttribute = reader.nameIs("attribute")
-        let isRelationship = !isAttribute && reader.nameIs("relationship")
+        let isAttribute = name.is("attribute")
+        let isRelationship = !isAttribute && name.is("relationship")
         var property: Property?
         var sawName = false
         var nameText = ""
         var base64 = false
         let firstTarget = targets.count
-        try reader.forEachAttribute { name, value in
-            if CBytes.equal(name, "name") {
+        attributes.forEach { attributeName, value in
+            if attributeName.is("name") {
                 sawName = true
                 property = self.property(named: value, in: entity)
-                if property == nil { nameText = String(cString: value) }
-            } else if CBytes.equal(name, "encoding") {
+                if property == nil { nameText = String(decoding: value, as: UTF8.self) }
+            } else if attributeName.is("encoding") {
                 base64 = CBytes.equal(value, "base64")
-            } else if isRelationship, CBytes.equal(name, "idrefs") {
+            } else if isRelationship, attributeName.is("idrefs") {
                 appendKeys(value)
             }
         }
@@ -428,35 +517,17 @@ final class XMLObjectReader {
         switch property {
         case .attribute(let attribute) where isAttribute:
             text.removeAll(keepingCapacity: true)
-            try skipContent(of: "attribute", collectingText: true)
-            snapshot.attributes[attribute.name] = try value(for: attribute, base64: base64, entity: entity.name, line: line)
+            self.attribute = (attribute, base64, line)
         case .relationship(let relationship) where isRelationship:
-            try skipContent(of: "relationship", collectingText: false)
             references.append(PendingReference(relationship: relationship, targets: firstTarget..<targets.count, line: line))
         default:
-            let name = switch property {
+            let propertyName = switch property {
             case .attribute(let attribute): attribute.name
             case .relationship(let relationship): relationship.name
             case .other: nameText
             }
-            throw reader.error("<\(reader.name) name=\"\(name)\"> does not match the model's property", line: line)
+            throw reader.error("<\(name.qualified) name=\"\(propertyName)\"> does not match the model's property", line: line)
         }
-    }
-
-    /// Reads up to the end tag of the element at depth 2 that the reader stands on, keeping its
-    /// own text in `text`; its children may have no children.
-    private func skipContent(of name: String, collectingText: Bool) throws {
-        guard !reader.isEmptyElement else { return }
-        while let type = try reader.read() {
-            if type == XMLStreamReader.endElementType {
-                if reader.depth == 2 { return }
-            } else if type == XMLStreamReader.elementType {
-                if reader.depth > 3 { throw reader.error("elements nested too deeply") }
-            } else if collectingText, XMLStreamReader.isTextType(type), reader.depth == 3 {
-                reader.appendValue(to: &text)
-            }
-        }
-        throw reader.error("the document ends inside <\(name)>")
     }
 
     // MARK: Values
@@ -570,12 +641,13 @@ struct SpellingCache<Value> {
     private var next = 0
     static var limit: Int { 128 }
 
-    mutating func find(_ bytes: UnsafePointer<UInt8>, count: Int) -> Value? {
+    mutating func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
+        let count = bytes.count
         let total = spellings.count
         var index = next < total ? next : 0
         for _ in 0..<total {
             let match = spellings[index].withUnsafeBufferPointer { spelling in
-                spelling.count == count && (count == 0 || memcmp(spelling.baseAddress!, bytes, count) == 0)
+                spelling.count == count && (count == 0 || memcmp(spelling.baseAddress!, bytes.baseAddress!, count) == 0)
             }
             if match {
                 next = index + 1
@@ -586,9 +658,9 @@ struct SpellingCache<Value> {
         return nil
     }
 
-    mutating func add(_ bytes: UnsafePointer<UInt8>, count: Int, value: Value) {
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, value: Value) {
         guard spellings.count < Self.limit else { return }
-        spellings.append(Array(UnsafeBufferPointer(start: bytes, count: count)))
+        spellings.append(Array(bytes))
         values.append(value)
         next = spellings.count
     }

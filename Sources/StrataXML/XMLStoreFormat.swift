@@ -96,9 +96,7 @@ public struct XMLStoreFormat: AtomicStoreFormat {
     // MARK: Reading
 
     public func read(from url: URL, model: ManagedObjectModel) throws -> StoreImage {
-        try XMLStreamReader.withReader(contentsOf: url) { reader in
-            try XMLStoreDecoder(reader: reader, model: model).decode(objects: true)
-        }
+        try XMLStoreDecoder(reader: XMLStreamReader(contentsOf: url), model: model).decode(objects: true)
     }
 
     /// The UUID and metadata of the file at `url`; stops reading after `<databaseInfo>`.

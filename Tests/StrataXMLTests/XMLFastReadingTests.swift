@@ -39,7 +39,7 @@ struct XMLFastReadingTests {
     func declarationAcrossChunks() throws {
         for shift in 1..<8 {
             let prefix = #"<?xml version="1.0"?><database><!-- "#
-            let padding = String(repeating: "x", count: XMLFileSource.chunkSize - shift - prefix.utf8.count)
+            let padding = String(repeating: "x", count: XMLStreamReader.chunkSize - shift - prefix.utf8.count)
             let text = prefix + padding + #"<!ENTITY a "b"> --></database>"#
             let (url, outcome) = try readFile(Data(text.utf8))
             defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
@@ -47,7 +47,7 @@ struct XMLFastReadingTests {
                 Issue.record("shift \(shift): \(outcome)")
                 continue
             }
-            #expect(offset == XMLFileSource.chunkSize - shift, "shift \(shift): \(reason)")
+            #expect(offset == XMLStreamReader.chunkSize - shift, "shift \(shift): \(reason)")
         }
     }
 
@@ -68,7 +68,7 @@ struct XMLFastReadingTests {
         let url = folder.appendingPathComponent("big.xml")
         try XMLStoreFormat().write(image, to: url, model: model)
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0
-        #expect(size > 2 * XMLFileSource.chunkSize)
+        #expect(size > 2 * XMLStreamReader.chunkSize)
         let decoded = try XMLStoreFormat().read(from: url, model: model)
         #expect(Identical.differences(image, decoded).isEmpty)
     }
@@ -99,7 +99,7 @@ struct XMLFastReadingTests {
     func fastValues(_ type: AttributeType) throws {
         let attribute = AttributeDescription(name: "value", type: type)
         for text in Self.texts {
-            let general = try? XMLObjectReader.value(text, base64: false, for: attribute, entity: "E") {
+            let general = try? XMLDocumentReader.value(text, base64: false, for: attribute, entity: "E") {
                 StoreError.corruptStore(file: "", offset: nil, reason: $0)
             }
             let bytes = Array(text.utf8)
