@@ -19,6 +19,8 @@ enum Phase: String, CaseIterable {
     case xmlDocumentWalk = "xmldocument-walk"
     case contextSaveBinary = "context-save-binary"
     case contextSaveXML = "context-save-xml"
+    case binaryVerify = "binary-verify"
+    case xmlVerify = "xml-verify"
 }
 
 /// What a phase measured.
@@ -137,6 +139,21 @@ func run(_ phase: Phase, dataset: Dataset, file: URL) throws -> PhaseResult {
         }
         try check(library.objectCount)
         return PhaseResult(seconds: seconds, objects: library.objectCount)
+
+    case .binaryVerify, .xmlVerify:
+        // Not measured: the file read back must be the graph that was written, value for value.
+        let type: StoreType = phase == .binaryVerify ? .binary : .xml
+        let format: any AtomicStoreFormat = phase == .binaryVerify ? BinaryStoreFormat() : XMLStoreFormat()
+        let loaded = try format.read(from: file, model: model)
+        let expected = dataset.image(type: type, model: model)
+        guard loaded == expected else {
+            let differing = expected.objects.keys.filter { loaded.objects[$0] != expected.objects[$0] }.count
+            throw BenchmarkError(description: "\(phase.rawValue): the file read back differs from the graph written "
+                + "(\(differing) objects differ; identifier, metadata or next keys equal: "
+                + "\(loaded.identifier == expected.identifier), \(loaded.metadata == expected.metadata), "
+                + "\(loaded.nextPrimaryKeys == expected.nextPrimaryKeys))")
+        }
+        return PhaseResult(seconds: 0, objects: loaded.objects.count)
 
     case .xmlDocumentParse:
         let (document, seconds) = try timed { try XMLDocument(data: AtomicFileWriter.read(file)) }

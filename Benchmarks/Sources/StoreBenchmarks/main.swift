@@ -122,6 +122,7 @@ do {
 }
 
 @MainActor func wanted(_ phase: Phase) -> Bool {
+    if phase == .binaryVerify || phase == .xmlVerify { return true }
     guard let only else { return phase != .contextSaveBinary && phase != .contextSaveXML || includeContext }
     return only.contains(phase.rawValue)
 }
@@ -143,6 +144,9 @@ let jsonSave = measureIfWanted(.jsonSave, file: "library.json")
 let jsonLoad = measureIfWanted(.jsonLoad, file: "library.json")
 let plistSave = measureIfWanted(.plistSave, file: "library.plist")
 let plistLoad = measureIfWanted(.plistLoad, file: "library.plist")
+// Once each, not timed: what the stores read back is exactly the graph they were given.
+let binaryVerified = wanted(.binaryVerify) && binaryLoad != nil ? runChild(.binaryVerify, file: folder.appendingPathComponent("store.binary")) : nil
+let xmlVerified = wanted(.xmlVerify) && xmlLoad != nil ? runChild(.xmlVerify, file: folder.appendingPathComponent("store.xml")) : nil
 let documentParse = measureIfWanted(.xmlDocumentParse, file: "store.xml")
 let documentWalk = measureIfWanted(.xmlDocumentWalk, file: "store.xml")
 let contextBinary = measureIfWanted(.contextSaveBinary, file: "context.binary")
@@ -194,6 +198,9 @@ if let baselineImage {
 if let baselineRecords {
     print(String(format: "Building the Codable structs alone (no file): %.3f s, peak %.0f MiB.",
                  baselineRecords.seconds, Double(baselineRecords.peakKiB) / 1024))
+}
+for (name, result) in [("binary", binaryVerified), ("XML", xmlVerified)] where result != nil {
+    print("The \(name) store read back exactly the graph it was given (\(result?.objects ?? 0) objects compared).")
 }
 for (name, result) in [("binary", contextBinary), ("XML", contextXML)] {
     if let result {
