@@ -23,9 +23,11 @@ let package = Package(
             dependencies: [.product(name: "Collections", package: "swift-collections")]
         ),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "StrataBinary", dependencies: ["StrataCore", "CZlib"]),
         .target(name: "StrataXML", dependencies: ["StrataCore", "CLibXML2"]),
+        .target(name: "StrataSQLite", dependencies: ["StrataCore", "CSQLite"]),
         // Reads and writes Xcode's model files; parses XML with FoundationXML, not CLibXML2.
         .target(name: "StrataModelFiles", dependencies: ["StrataCore"]),
         .target(name: "Strata", dependencies: ["StrataCore", "StrataBinary", "StrataXML", "StrataModelFiles"]),
@@ -60,6 +62,7 @@ let package = Package(
             dependencies: ["StrataModelFiles", "StrataTestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite", "StrataTestSupport"]),
         .testTarget(name: "StrataJSONTests", dependencies: ["StrataJSON", "StrataTestSupport"]),
         .testTarget(name: "StrataCLITests", dependencies: ["StrataJSON", "StrataTestSupport", "StrataCLI"]),
         // Saves in a loop until killed: the crash-safety test kills it at random moments.

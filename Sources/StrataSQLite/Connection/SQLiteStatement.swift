@@ -1,0 +1,125 @@
+internal import CSQLite
+import Foundation
+
+/// A prepared statement: bind values, step through rows, read columns. Owned by one
+/// ``SQLiteConnection`` and used only under its lock.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    /// The SQL text.
+    let sql: String
+    private unowned let connection: SQLiteConnection
+
+    init(handle: OpaquePointer, sql: String, connection: SQLiteConnection) {
+        self.handle = handle
+        self.sql = sql
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Resets the statement and binds `values` to its parameters `?1…?n`.
+    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        guard Int(sqlite3_bind_parameter_count(handle)) == values.count else {
+            throw connection.error(sql: sql, code: SQLITE_RANGE,
+                                   message: "the statement takes \(sqlite3_bind_parameter_count(handle)) values, \(values.count) given")
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let result: Int32 = switch value {
+            case .null: sqlite3_bind_null(handle, index)
+            case .integer(let integer): sqlite3_bind_int64(handle, index, integer)
+            case .real(let real): sqlite3_bind_double(handle, index, real)
+            case .text(let text) where text.isEmpty:
+                sqlite3_bind_text(handle, index, "", 0, Self.transient)   // empty text, not NULL
+            case .text(let text):
+                // With its byte count, so a NUL inside the text is data, not its end.
+                Array(text.utf8).withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { characters in
+                        sqlite3_bind_text64(handle, index, characters.baseAddress, sqlite3_uint64(characters.count),
+                                            Self.transient, UInt8(SQLITE_UTF8))
+                    }
+                }
+            case .blob(let data) where data.isEmpty:
+                sqlite3_bind_zeroblob(handle, index, 0)   // an empty blob, not NULL
+            case .blob(let data):
+                data.withUnsafeBytes { bytes in
+                    sqlite3_bind_blob64(handle, index, bytes.baseAddress, sqlite3_uint64(bytes.count), Self.transient)
+                }
+            }
+            guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
+        }
+    }
+
+    /// Advances to the next row: true when there is one, false when the statement is done.
+    func step() throws(SQLiteError) -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code: throw connection.lastError(sql: sql, code: code)
+        }
+    }
+
+    /// Binds `values` and runs the statement to its end.
+    func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    /// Binds `values` and calls `row` for each result row.
+    func forEachRow(_ values: [SQLiteValue] = [], _ row: (SQLiteStatement) throws -> Void) throws {
+        try bind(values)
+        while try step() { try row(self) }
+    }
+
+    /// The number of result columns.
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The name of result column `index`.
+    func columnName(_ index: Int) -> String {
+        sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    /// Whether column `index` of the current row is NULL.
+    func isNull(_ index: Int) -> Bool { sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
+
+    /// Column `index` as an integer.
+    func int64(_ index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+
+    /// Column `index` as a double.
+    func double(_ index: Int) -> Double { sqlite3_column_double(handle, Int32(index)) }
+
+    /// Column `index` as text (nil for NULL).
+    func text(_ index: Int) -> String? {
+        guard let pointer = sqlite3_column_text(handle, Int32(index)) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// Column `index` as bytes (nil for NULL).
+    func blob(_ index: Int) -> Data? {
+        let column = Int32(index)
+        guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return Data() }
+        return Data(bytes: pointer, count: count)
+    }
+
+    /// Column `index` in its own storage class.
+    func value(_ index: Int) -> SQLiteValue {
+        switch sqlite3_column_type(handle, Int32(index)) {
+        case SQLITE_INTEGER: .integer(int64(index))
+        case SQLITE_FLOAT: .real(double(index))
+        case SQLITE_TEXT: .text(text(index) ?? "")
+        case SQLITE_BLOB: .blob(blob(index) ?? Data())
+        default: .null
+        }
+    }
+
+    /// Releases locks and cursors so the statement can wait in the cache.
+    func reset() { sqlite3_reset(handle) }
+}

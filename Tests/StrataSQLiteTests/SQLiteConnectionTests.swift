@@ -1,0 +1,106 @@
+import Foundation
+import StrataTestSupport
+import Testing
+@testable import StrataSQLite
+
+@Suite("SQLite connection")
+struct SQLiteConnectionTests {
+    private func database() throws -> String {
+        try TemporaryFolder.make().appendingPathComponent("test.sqlite").path
+    }
+
+    @Test("values of every storage class go in bound and come back unchanged")
+    func roundTrip() throws {
+        let connection = try SQLiteConnection(path: try database())
+        try connection.execute("CREATE TABLE t (v)")
+        let values: [SQLiteValue] = [
+            .null, .integer(.min), .integer(.max), .real(-0.0), .real(.greatestFiniteMagnitude),
+            .text(""), .text("a\u{0}b 'quoted' \"double\" 😀 e\u{301}"), .blob(Data()), .blob(Data([0, 1, 255])),
+        ]
+        for value in values { try connection.run("INSERT INTO t (v) VALUES (?)", [value]) }
+        let back = try connection.rows("SELECT v FROM t ORDER BY rowid") { $0.value(0) }
+        #expect(back == values)
+        #expect(try connection.scalar("SELECT typeof(v) FROM t WHERE rowid = 8") == .text("blob"), "an empty blob is a blob, not NULL")
+    }
+
+    @Test("the journal mode is WAL and statements are prepared once")
+    func walAndCache() throws {
+        let connection = try SQLiteConnection(path: try database())
+        #expect(try connection.scalar("PRAGMA journal_mode") == .text("wal"))
+        let first = try connection.statement("SELECT 1")
+        #expect(try connection.statement("SELECT 1") === first)
+    }
+
+    @Test("a transaction that throws rolls back everything; a savepoint that throws rolls back only itself")
+    func transactions() throws {
+        struct Stop: Error {}
+        let connection = try SQLiteConnection(path: try database())
+        try connection.execute("CREATE TABLE t (v INTEGER)")
+        #expect(throws: Stop.self) {
+            try connection.transaction {
+                try connection.run("INSERT INTO t VALUES (1)")
+                throw Stop()
+            }
+        }
+        #expect(try connection.scalar("SELECT count(*) FROM t") == .integer(0))
+        try connection.transaction {
+            try connection.run("INSERT INTO t VALUES (1)")
+            try? connection.savepoint("inner") {
+                try connection.run("INSERT INTO t VALUES (2)")
+                throw Stop()
+            }
+            try connection.run("INSERT INTO t VALUES (3)")
+        }
+        #expect(try connection.rows("SELECT v FROM t ORDER BY v") { $0.int64(0) } == [1, 3])
+        #expect(!connection.isInTransaction)
+    }
+
+    @Test("errors carry the file, the SQL, SQLite's code and message")
+    func errors() throws {
+        let path = try database()
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("CREATE TABLE t (v INTEGER UNIQUE)")
+        try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
+        do {
+            try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
+            Issue.record("inserted a duplicate")
+        } catch {
+            #expect(error.file == path)
+            #expect(error.sql == "INSERT INTO t VALUES (?)")
+            #expect(error.code == 2067, "SQLITE_CONSTRAINT_UNIQUE")
+            #expect(error.primaryCode == 19, "SQLITE_CONSTRAINT")
+            #expect(error.message.contains("UNIQUE constraint failed"))
+        }
+        #expect(throws: SQLiteError.self) { try connection.statement("SELEKT 1") }
+        #expect(throws: SQLiteError.self) { try connection.run("SELECT ?", []) }
+    }
+
+    @Test("a file that is not a database, or a truncated one, is an error at open, not a crash")
+    func notADatabase() throws {
+        let folder = try TemporaryFolder.make()
+        let text = folder.appendingPathComponent("text.sqlite")
+        try Data("this is not a database, it is text that goes on for a while".utf8).write(to: text)
+        #expect(throws: SQLiteError.self) { try SQLiteConnection(path: text.path) }
+
+        let good = folder.appendingPathComponent("good.sqlite").path
+        do {
+            let connection = try SQLiteConnection(path: good)
+            try connection.execute("PRAGMA journal_mode = DELETE; CREATE TABLE t (v); INSERT INTO t VALUES (randomblob(10000));")
+        }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: good))
+        let truncated = folder.appendingPathComponent("truncated.sqlite")
+        try bytes.prefix(100).write(to: truncated)
+        #expect(throws: SQLiteError.self) { try SQLiteConnection(path: truncated.path) }
+    }
+
+    @Test("two connections to one file: a writer waits for the other's transaction instead of failing")
+    func twoConnections() throws {
+        let path = try database()
+        let first = try SQLiteConnection(path: path)
+        try first.execute("CREATE TABLE t (v INTEGER)")
+        let second = try SQLiteConnection(path: path)
+        try first.transaction { try first.run("INSERT INTO t VALUES (1)") }
+        try second.transaction { try second.run("INSERT INTO t VALUES (2)") }
+        #expect(try first.scalar("SELECT sum(v) FROM t") == .integer(3))
+    }
+}
