@@ -1,44 +1,52 @@
 import OrderedCollections
 
+/// What a fetch request returns, by its ``FetchRequest/resultType``: what
+/// ``ManagedObjectContext/execute(_:)`` gives.
+public enum FetchResult {
+    /// Managed objects registered in the context, loading in batches when the request has a
+    /// ``FetchRequest/fetchBatchSize``.
+    case objects(FetchedResults)
+    /// Object IDs.
+    case objectIDs([ManagedObjectID])
+    /// How many objects match (offset and limit applied).
+    case count(Int)
+    /// Dictionaries of the fetched properties and expressions.
+    case dictionaries([FetchedDictionary])
+
+    /// How many results there are (for ``count(_:)``, the count itself).
+    public var resultCount: Int {
+        switch self {
+        case .objects(let objects): objects.count
+        case .objectIDs(let ids): ids.count
+        case .count(let count): count
+        case .dictionaries(let dictionaries): dictionaries.count
+        }
+    }
+}
+
+@available(*, unavailable, message: "A fetch result holds managed objects, which are confined to their context.")
+extension FetchResult: Sendable {}
+
 extension ManagedObjectContext {
-    /// The objects a request matches, in the request's order.
+    /// The objects a request matches, in the request's order, registered in this context and
+    /// filled with their values (unless ``FetchRequest/includesPropertyValues`` is false).
     ///
     /// With `includesPendingChanges` (the default) unsaved inserts that match are included,
     /// unsaved deletes are left out and changed objects are judged by their current values.
-    /// Across several stores, order, offset and limit apply to the combined result.
+    /// Across several stores, order, offset and limit apply to the combined result. The result
+    /// type of the request is not consulted (use ``execute(_:)`` for that), nor its batch size
+    /// (use ``fetchBatched(_:)``).
     ///
-    /// - Throws: ``ObjectError/unknownEntity(_:)``, an error evaluating the predicate, or what a
-    ///   store throws.
+    /// - Throws: ``ObjectError/unknownEntity(_:)``, an error evaluating the predicate,
+    ///   ``FetchRequestError`` for a bad prefetch key path, or what a store throws.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         checkQueue()
         processPendingChanges()
-        let entities = try persistentStoreCoordinator.concreteEntities(for: request)
-        let pending = request.includesPendingChanges ? pendingObjects(in: entities) : []
-        let offset = request.fetchOffset
-        let limit = request.fetchLimit
-        let storeCount = parent == nil ? try persistentStoreCoordinator.storeCount(for: request) : 1
-        let rangedAtSource = pending.isEmpty && storeCount <= 1
-
-        var sourceRequest = request
-        sourceRequest.fetchOffset = rangedAtSource ? offset : 0
-        sourceRequest.fetchLimit = rangedAtSource ? limit : (pending.isEmpty && limit > 0 ? offset + limit : 0)
-        var objects = try sourceObjects(sourceRequest)
-        guard !rangedAtSource else { return objects }
-
-        if !pending.isEmpty {
-            var seen = Set<ManagedObject>()
-            objects = objects.filter { !deletedObjects.contains($0) && !updatedObjects.contains($0) && seen.insert($0).inserted }
-            for object in pending where !deletedObjects.contains(object) && !seen.contains(object) {
-                if try request.predicate?.evaluate(with: object) ?? true {
-                    objects.append(object)
-                    seen.insert(object)
-                }
-            }
-        }
-        objects = try request.sortDescriptors.sorted(objects) { $0 }
-        let start = min(offset, objects.count)
-        let end = limit > 0 ? min(start + limit, objects.count) : objects.count
-        return Array(objects[start..<end])
+        try validatePrefetching(request)
+        let rows = try matchingRows(request)
+        let objects = try rows.map { try registeredObject(for: $0, loadingValues: request.includesPropertyValues) }
+        try prefetch(request.relationshipKeyPathsForPrefetching, for: objects)
+        return objects
     }
 
     /// Fetches objects of a registered subclass.
@@ -46,21 +54,148 @@ extension ManagedObjectContext {
         try fetch(request).compactMap { $0 as? T }
     }
 
-    /// The IDs of the objects a request matches.
+    /// The objects a request matches as a collection that loads them in batches of
+    /// ``FetchRequest/fetchBatchSize`` (Core Data's batched fetch).
+    ///
+    /// The fetch records the IDs of every matching object; the objects start as faults, and
+    /// touching one (by subscript or while iterating) loads the values of its whole batch in one
+    /// store request, together with the request's prefetched relationships. With a batch size of
+    /// 0 every object is loaded at once, as ``fetch(_:)`` does.
+    ///
+    /// - Throws: as ``fetch(_:)``.
+    public func fetchBatched(_ request: FetchRequest) throws -> FetchedResults {
+        checkQueue()
+        processPendingChanges()
+        try validatePrefetching(request)
+        guard request.fetchBatchSize > 0, request.includesPropertyValues else {
+            return FetchedResults(objects: try fetch(request), batchSize: 0, loader: nil)
+        }
+        var idsOnly = request
+        idsOnly.includesPropertyValues = false
+        let objects = try matchingRows(idsOnly).map { try registeredObject(for: $0, loadingValues: false) }
+        let loader = FetchedResults.BatchLoader(
+            context: self, batchSize: request.fetchBatchSize, count: objects.count,
+            prefetching: request.relationshipKeyPathsForPrefetching)
+        return FetchedResults(objects: objects, batchSize: request.fetchBatchSize, loader: loader)
+    }
+
+    /// The IDs of the objects a request matches, in order; no object is registered or filled.
+    ///
+    /// - Throws: as ``fetch(_:)``.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
-        try fetch(request).map(\.objectID)
+        checkQueue()
+        processPendingChanges()
+        var idsOnly = request
+        idsOnly.includesPropertyValues = false
+        return try matchingRows(idsOnly).map(\.objectID)
     }
 
     /// How many objects a request matches (offset and limit applied).
+    ///
+    /// - Throws: as ``fetch(_:)``.
     public func count(for request: FetchRequest) throws -> Int {
         checkQueue()
+        processPendingChanges()
         let entities = try persistentStoreCoordinator.concreteEntities(for: request)
         let pending = request.includesPendingChanges ? pendingObjects(in: entities) : []
         if pending.isEmpty, parent == nil {
             let total = try persistentStoreCoordinator.countObjects(request) - request.fetchOffset
             return max(0, request.fetchLimit > 0 ? min(total, request.fetchLimit) : total)
         }
-        return try fetch(request).count
+        var idsOnly = request
+        idsOnly.includesPropertyValues = false
+        idsOnly.sortDescriptors = []
+        return try matchingRows(idsOnly).count
+    }
+
+    /// The dictionaries a request describes (Core Data's `dictionaryResultType`): one per
+    /// matching object, or one per group when the request groups or aggregates.
+    ///
+    /// ```swift
+    /// var request = FetchRequest(entityName: "Student")
+    /// request.propertiesToFetch = ["age", .expression(ExpressionDescription(
+    ///     name: "students", expression: .count(), resultType: .integer64))]
+    /// request.propertiesToGroupBy = ["age"]
+    /// request.havingPredicate = try ObjectPredicate(format: "students > 1")
+    /// request.sortDescriptors = [ObjectSortDescriptor(key: "age")]
+    /// let rows = try context.fetchDictionaries(request)   // [{age = 18; students = 2}, …]
+    /// ```
+    ///
+    /// Unlike Core Data, unsaved changes count here too when `includesPendingChanges` is true
+    /// (the default): aggregates include unsaved inserts and changes and leave out unsaved deletes.
+    ///
+    /// - Throws: ``FetchRequestError`` for a property, expression or grouping that does not fit
+    ///   the entity, an error evaluating a predicate, or what a store throws.
+    public func fetchDictionaries(_ request: FetchRequest) throws -> [FetchedDictionary] {
+        checkQueue()
+        processPendingChanges()
+        let plan = try DictionaryFetch(request, model: model)
+        var rowRequest = request
+        if plan.aggregates || plan.distinct {
+            // Grouping, distinct, order of groups, offset and limit happen after the rows are read.
+            rowRequest.fetchOffset = 0
+            rowRequest.fetchLimit = 0
+            if plan.aggregates { rowRequest.sortDescriptors = [] }
+        }
+        let rows = try matchingRows(rowRequest)
+        let reader = RowReader(context: self, includesPendingChanges: request.includesPendingChanges)
+        return try plan.dictionaries(of: rows) { row, path in try reader.storedValue(row, at: path) }
+    }
+
+    /// Carries out a request and returns what its ``FetchRequest/resultType`` asks for (Core
+    /// Data's `fetch` of an untyped request).
+    ///
+    /// - Throws: as the method of that result type.
+    public func execute(_ request: FetchRequest) throws -> FetchResult {
+        switch request.resultType {
+        case .managedObject: .objects(try fetchBatched(request))
+        case .managedObjectID: .objectIDs(try fetchObjectIDs(request))
+        case .count: .count(try count(for: request))
+        case .dictionary: .dictionaries(try fetchDictionaries(request))
+        }
+    }
+
+    // MARK: Matching
+
+    /// The rows a request matches, in the request's order, ranged by its offset and limit.
+    ///
+    /// Order, offset and limit go to the store when one store answers and no pending change can
+    /// alter the result; otherwise the rows of every store and the context's pending objects are
+    /// merged, sorted and ranged here.
+    func matchingRows(_ request: FetchRequest) throws -> [FetchRow] {
+        let entities = try persistentStoreCoordinator.concreteEntities(for: request)
+        let pending = request.includesPendingChanges ? pendingObjects(in: entities) : []
+        let offset = request.fetchOffset
+        let limit = request.fetchLimit
+        let sourceCount = parent == nil ? try persistentStoreCoordinator.storeCount(for: request) : 1
+        let rangedAtSource = pending.isEmpty && sourceCount <= 1
+
+        var sourceRequest = request
+        sourceRequest.fetchOffset = rangedAtSource ? offset : 0
+        sourceRequest.fetchLimit = rangedAtSource ? limit : (pending.isEmpty && limit > 0 ? offset + limit : 0)
+        if !rangedAtSource, !request.sortDescriptors.isEmpty {
+            // Merging needs the values the order is read from.
+            sourceRequest.includesPropertyValues = true
+        }
+        var rows = try sourceRows(sourceRequest)
+        guard !rangedAtSource else { return rows }
+
+        if !pending.isEmpty {
+            let changed = Set(pending.map(\.objectID))
+            var seen = Set<ManagedObjectID>()
+            rows = rows.filter { !changed.contains($0.objectID) && seen.insert($0.objectID).inserted }
+            for object in pending where !deletedObjects.contains(object) && !seen.contains(object.objectID) {
+                if try request.predicate?.evaluate(with: object) ?? true {
+                    rows.append(.object(object))
+                    seen.insert(object.objectID)
+                }
+            }
+        }
+        let reader = RowReader(context: self, includesPendingChanges: request.includesPendingChanges)
+        rows = try request.sortDescriptors.sorted(rows) { row in try reader.keyValue(row) }
+        let start = min(offset, rows.count)
+        let end = limit > 0 ? min(start + limit, rows.count) : rows.count
+        return Array(rows[start..<end])
     }
 
     /// The changed objects (inserted, updated, deleted) of the given entities.
@@ -69,23 +204,89 @@ extension ManagedObjectContext {
             .filter { entities.contains($0.entity.name) }
     }
 
-    /// Objects from the parent context or the stores, registered (and filled) here.
-    private func sourceObjects(_ request: FetchRequest) throws -> [ManagedObject] {
+    /// Rows from the parent context or the stores.
+    private func sourceRows(_ request: FetchRequest) throws -> [FetchRow] {
         if let parent {
             var parentRequest = request
             parentRequest.includesPendingChanges = true
-            return try parent.fetch(parentRequest).map { try object(with: $0.objectID) }
-        }
-        let perStore = try persistentStoreCoordinator.fetchSnapshots(
-            request, offset: request.fetchOffset, limit: request.fetchLimit)
-        var objects: [ManagedObject] = []
-        for snapshots in perStore {
-            for snapshot in snapshots {
-                let object = try object(with: snapshot.objectID)
-                if object.isFault, !object.isInvalidated { try object.load(snapshot, in: self) }
-                objects.append(object)
+            parent.checkQueue()
+            parent.processPendingChanges()
+            return try parent.matchingRows(parentRequest).map { row in
+                switch row {
+                case .snapshot: row
+                case .object(let parentObject): .object(try object(with: parentObject.objectID))
+                }
             }
         }
-        return objects
+        return try persistentStoreCoordinator.fetchSnapshots(request).joined().map(FetchRow.snapshot)
+    }
+
+    /// The registered object for a row, filled from the row's snapshot when it is a fault.
+    private func registeredObject(for row: FetchRow, loadingValues: Bool) throws -> ManagedObject {
+        switch row {
+        case .object(let object):
+            return object
+        case .snapshot(let snapshot):
+            let object = try object(with: snapshot.objectID)
+            if loadingValues, object.isFault, !object.isInvalidated { try object.load(snapshot, in: self) }
+            return object
+        }
+    }
+
+    // MARK: Faults in batches, prefetching
+
+    /// Fills the faults among `objects` with one store request per store (from the parent
+    /// context, one by one, in a child context).
+    func fillFaults(_ objects: [ManagedObject]) throws {
+        let faults = objects.filter { $0.isFault && !$0.isInvalidated && !$0.objectID.isTemporaryID }
+        guard !faults.isEmpty else { return }
+        guard parent == nil else {
+            for fault in faults { try fault.fulfillFault() }
+            return
+        }
+        let snapshots = try persistentStoreCoordinator.snapshots(for: faults.map(\.objectID))
+        for fault in faults where fault.isFault {
+            if let snapshot = snapshots[fault.objectID] { try fault.load(snapshot, in: self) }
+        }
+    }
+
+    /// Checks that every prefetch key path walks through relationships of the request's entity.
+    private func validatePrefetching(_ request: FetchRequest) throws {
+        guard !request.relationshipKeyPathsForPrefetching.isEmpty else { return }
+        guard let entity = model.entitiesByName[request.entityName] else { throw ObjectError.unknownEntity(request.entityName) }
+        for keyPath in request.relationshipKeyPathsForPrefetching {
+            var current = entity
+            for part in keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+                guard let relationship = current.relationship(named: part) else {
+                    throw FetchRequestError.invalidPrefetchKeyPath(
+                        entity: entity.name, keyPath: keyPath, reason: "'\(part)' is not a relationship of entity '\(current.name)'")
+                }
+                guard let destination = model.entitiesByName[relationship.destinationEntityName] else {
+                    throw ObjectError.unknownEntity(relationship.destinationEntityName)
+                }
+                current = destination
+            }
+        }
+    }
+
+    /// Loads the destinations of each relationship key path of `objects`, level by level, with
+    /// one store request per level and store.
+    func prefetch(_ keyPaths: [String], for objects: [ManagedObject]) throws {
+        for keyPath in keyPaths {
+            var level = objects
+            for part in keyPath.split(separator: ".").map(String.init) {
+                var next: OrderedSet<ManagedObject> = []
+                for source in level where !source.isFault && !source.isInvalidated {
+                    guard let relationship = source.entity.relationship(named: part) else { continue }
+                    if relationship.isToMany {
+                        next.append(contentsOf: try source.loadedToMany(part))
+                    } else if let destination = source.toOneValues[part] {
+                        next.append(destination)
+                    }
+                }
+                try fillFaults(next.elements)
+                level = next.elements
+            }
+        }
     }
 }

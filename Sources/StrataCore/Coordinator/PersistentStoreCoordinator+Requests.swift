@@ -2,14 +2,33 @@ import Foundation
 
 extension PersistentStoreCoordinator {
     /// Fetches snapshots from every store a request may touch, each store answering for its
-    /// own entities; the caller merges across stores.
-    func fetchSnapshots(_ request: FetchRequest, offset: Int, limit: Int) throws -> [[ObjectSnapshot]] {
+    /// own entities with the request's order and range; the caller merges across stores.
+    func fetchSnapshots(_ request: FetchRequest) throws -> [[ObjectSnapshot]] {
         let entities = try concreteEntities(for: request)
         return try storesAffected(by: request, entities: entities).map { store, held in
             try store.fetch(StoreFetchRequest(
                 entityNames: held, predicate: request.predicate, sortDescriptors: request.sortDescriptors,
-                fetchOffset: offset, fetchLimit: limit))
+                fetchOffset: request.fetchOffset, fetchLimit: request.fetchLimit,
+                includesPropertyValues: request.includesPropertyValues))
         }
+    }
+
+    /// The stored snapshots of several objects, one store request per store; objects no loaded
+    /// store has are left out.
+    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID: ObjectSnapshot] {
+        var byStore: [String: [ManagedObjectID]] = [:]
+        var order: [String] = []
+        for id in objectIDs {
+            guard let storeID = id.storeIdentifier else { continue }
+            if byStore[storeID] == nil { order.append(storeID) }
+            byStore[storeID, default: []].append(id)
+        }
+        var result: [ManagedObjectID: ObjectSnapshot] = [:]
+        for storeID in order {
+            guard let store = persistentStore(withIdentifier: storeID), let ids = byStore[storeID] else { continue }
+            for snapshot in try store.snapshots(for: ids) { result[snapshot.objectID] = snapshot }
+        }
+        return result
     }
 
     /// Counts across every store a request may touch.

@@ -1,4 +1,16 @@
-/// A description of objects to fetch: entity, predicate, order and range.
+/// What a fetch returns (Core Data's `NSFetchRequestResultType`).
+public enum FetchRequestResultType: Sendable, Hashable, CaseIterable {
+    /// Managed objects (`managedObjectResultType`).
+    case managedObject
+    /// Their IDs only (`managedObjectIDResultType`).
+    case managedObjectID
+    /// Dictionaries of selected properties and expressions (`dictionaryResultType`).
+    case dictionary
+    /// How many objects match (`countResultType`).
+    case count
+}
+
+/// A description of objects to fetch: entity, predicate, order, range, and what to return.
 ///
 /// ```swift
 /// var request = FetchRequest(entityName: "Student")
@@ -6,6 +18,11 @@
 /// request.sortDescriptors = [ObjectSortDescriptor(key: "id")]
 /// let students = try context.fetch(request)
 /// ```
+///
+/// The typed methods of ``ManagedObjectContext`` say what they return (``ManagedObjectContext/fetch(_:)``,
+/// ``ManagedObjectContext/fetchObjectIDs(_:)``, ``ManagedObjectContext/fetchDictionaries(_:)``,
+/// ``ManagedObjectContext/count(for:)``, ``ManagedObjectContext/fetchBatched(_:)``);
+/// ``ManagedObjectContext/execute(_:)`` returns what ``resultType`` asks for. See `docs/fetching.md`.
 public struct FetchRequest: Sendable, Hashable {
     /// The entity fetched.
     public var entityName: String
@@ -13,20 +30,40 @@ public struct FetchRequest: Sendable, Hashable {
     public var predicate: ObjectPredicate?
     /// The order of the results; empty leaves the order to the store.
     public var sortDescriptors: [ObjectSortDescriptor]
-    /// The most objects returned; 0 means no limit.
+    /// The most results returned; 0 means no limit.
     public var fetchLimit: Int
-    /// How many matching objects to skip first.
+    /// How many matching results to skip first.
     public var fetchOffset: Int
-    /// How many rows to load at a time (0: all at once). A hint for incremental stores.
+    /// How many objects ``ManagedObjectContext/fetchBatched(_:)`` loads at a time (0: all at once).
+    /// The fetch records every matching ID; values load one batch at a time as objects are touched.
     public var fetchBatchSize: Int
     /// Whether objects of sub-entities are included (Core Data's default: yes).
     public var includesSubentities: Bool
-    /// Whether unsaved inserts, changes and deletes of the context count (default: yes).
+    /// Whether unsaved inserts, changes and deletes of the context count (default: yes), for
+    /// every result type, dictionaries and aggregates included.
     public var includesPendingChanges: Bool
-    /// Whether objects come back as faults to be filled on first access (default: yes).
+    /// Whether objects may come back as faults (default: yes). Strata has no row cache: the values
+    /// a fetch reads fill the objects at once, whichever this says (see `docs/fetching.md`).
     public var returnsObjectsAsFaults: Bool
+    /// Whether the fetch reads the objects' values (default: yes). When false, objects that are
+    /// not registered yet come back as faults that fill on first use.
+    public var includesPropertyValues: Bool
     /// The identifiers of the stores to search; nil searches every store that can hold the entity.
     public var affectedStoreIdentifiers: [String]?
+    /// What ``ManagedObjectContext/execute(_:)`` returns.
+    public var resultType: FetchRequestResultType
+    /// The properties and expressions of a dictionary result; nil fetches every attribute and
+    /// to-one relationship of the entity.
+    public var propertiesToFetch: [FetchProperty]?
+    /// The properties dictionary results are grouped by; aggregates then apply per group.
+    public var propertiesToGroupBy: [FetchProperty]?
+    /// The condition groups must meet, evaluated against each group's dictionary.
+    public var havingPredicate: ObjectPredicate?
+    /// Whether equal dictionaries are returned once.
+    public var returnsDistinctResults: Bool
+    /// Relationship key paths (`"whereIWork"`, `"country.continent"`, `"employees"`) whose
+    /// destinations are loaded with the fetch, so touching them does not go back to the store.
+    public var relationshipKeyPathsForPrefetching: [String]
 
     /// Creates a request for every object of `entityName`.
     public init(
@@ -45,6 +82,18 @@ public struct FetchRequest: Sendable, Hashable {
         self.includesSubentities = true
         self.includesPendingChanges = true
         self.returnsObjectsAsFaults = true
+        self.includesPropertyValues = true
         self.affectedStoreIdentifiers = nil
+        self.resultType = .managedObject
+        self.propertiesToFetch = nil
+        self.propertiesToGroupBy = nil
+        self.havingPredicate = nil
+        self.returnsDistinctResults = false
+        self.relationshipKeyPathsForPrefetching = []
+    }
+
+    /// Restricts the request to `stores` (Core Data's `affectedStores`); nil searches every store.
+    public mutating func setAffectedStores(_ stores: [any PersistentStore]?) {
+        affectedStoreIdentifiers = stores?.map(\.identifier)
     }
 }

@@ -3,18 +3,47 @@ import Foundation
 /// Orders objects by the value at a key path (Core Data's `NSSortDescriptor`).
 ///
 /// Named so as not to clash with Foundation's `SortDescriptor`. nil sorts before every value in
-/// ascending order and after every value in descending order, as in Core Data.
+/// ascending order and after every value in descending order, as in Core Data (and SQLite).
+///
+/// ```swift
+/// // Core Data: NSSortDescriptor(key: "name", ascending: true,
+/// //                             selector: #selector(NSString.localizedStandardCompare(_:)))
+/// let byName = ObjectSortDescriptor(key: "name", comparison: .localizedStandard())
+/// let german = ObjectSortDescriptor(key: "name", comparison: .localized(Locale(identifier: "de")))
+/// ```
+///
+/// String comparisons go through Foundation's `compare(_:options:range:locale:)`, which is backed
+/// by ICU's collation on Linux as on Apple platforms, so a locale's alphabet is honoured: in German
+/// `Köln` sorts before `Kyllburg`, in Swedish `Sundsvall` before `Södertälje` (å, ä, ö follow z).
+/// Values that are not strings (numbers, dates, …) are compared in their natural order under
+/// every comparison.
 public struct ObjectSortDescriptor: Sendable, Hashable, CustomStringConvertible {
-    /// How strings are compared.
+    /// How strings are compared: the comparison selectors Core Data users pass to
+    /// `NSSortDescriptor`.
     public enum Comparison: Sendable, Hashable {
-        /// By Unicode scalar order (numbers, dates: natural order).
+        /// `compare:`: by Unicode order, canonically equivalent strings equal (precomposed `É`
+        /// equals `E` + U+0301). Numbers, dates and other values: natural order.
         case standard
-        /// Ignoring case.
+        /// `caseInsensitiveCompare:`: Unicode order ignoring case.
         case caseInsensitive
-        /// With the collation of a locale (`"de"`, `"sv"`, `"da"`), as `localizedCompare`.
-        case localized(String)
-        /// With the collation of a locale, ignoring case.
-        case localizedCaseInsensitive(String)
+        /// `localizedCompare:`: the collation of `locale` (Core Data uses the current locale).
+        case localized(Locale)
+        /// `localizedCaseInsensitiveCompare:`: the collation of `locale`, ignoring case.
+        case localizedCaseInsensitive(Locale)
+        /// `localizedStandardCompare:`: as the Finder sorts: the collation of `locale`, ignoring
+        /// case and width, with runs of digits compared as numbers (`file9` before `file10`).
+        case localizedStandard(Locale = .current)
+
+        /// The Objective-C selector name Core Data code uses for this comparison.
+        public var selectorName: String {
+            switch self {
+            case .standard: "compare:"
+            case .caseInsensitive: "caseInsensitiveCompare:"
+            case .localized: "localizedCompare:"
+            case .localizedCaseInsensitive: "localizedCaseInsensitiveCompare:"
+            case .localizedStandard: "localizedStandardCompare:"
+            }
+        }
     }
 
     /// The key path sorted on.
@@ -29,6 +58,30 @@ public struct ObjectSortDescriptor: Sendable, Hashable, CustomStringConvertible 
         self.key = key
         self.ascending = ascending
         self.comparison = comparison
+    }
+
+    /// Creates a sort descriptor from a Core Data comparison selector name (`"compare:"`,
+    /// `"caseInsensitiveCompare:"`, `"localizedCompare:"`, `"localizedCaseInsensitiveCompare:"`,
+    /// `"localizedStandardCompare:"`); the localized ones use `locale` (by default the current one,
+    /// as `NSString`'s methods do).
+    ///
+    /// - Throws: ``FetchRequestError/unsupportedSortSelector(_:)`` for any other selector.
+    public init(key: String, ascending: Bool = true, selector: String, locale: Locale = .current) throws {
+        let comparison: Comparison
+        switch selector {
+        case "compare:": comparison = .standard
+        case "caseInsensitiveCompare:": comparison = .caseInsensitive
+        case "localizedCompare:": comparison = .localized(locale)
+        case "localizedCaseInsensitiveCompare:": comparison = .localizedCaseInsensitive(locale)
+        case "localizedStandardCompare:": comparison = .localizedStandard(locale)
+        default: throw FetchRequestError.unsupportedSortSelector(selector)
+        }
+        self.init(key: key, ascending: ascending, comparison: comparison)
+    }
+
+    /// The same descriptor in the opposite direction.
+    public var reversed: ObjectSortDescriptor {
+        ObjectSortDescriptor(key: key, ascending: !ascending, comparison: comparison)
     }
 
     /// The order of two values under this descriptor (direction included).
@@ -56,27 +109,39 @@ public struct ObjectSortDescriptor: Sendable, Hashable, CustomStringConvertible 
             switch comparison {
             case .standard: return ValueComparison.order(a, b, options: []) ?? .orderedSame
             case .caseInsensitive: return ValueComparison.order(a, b, options: .caseInsensitive) ?? .orderedSame
-            case .localized(let identifier):
-                return x.compare(y, options: [], range: nil, locale: Locale(identifier: identifier))
-            case .localizedCaseInsensitive(let identifier):
-                return x.compare(y, options: [.caseInsensitive], range: nil, locale: Locale(identifier: identifier))
+            case .localized(let locale):
+                return x.compare(y, options: [], range: nil, locale: locale)
+            case .localizedCaseInsensitive(let locale):
+                return x.compare(y, options: [.caseInsensitive], range: nil, locale: locale)
+            case .localizedStandard(let locale):
+                // The options of NSString's localizedStandardCompare:.
+                return x.compare(y, options: [.caseInsensitive, .numeric, .widthInsensitive, .forcedOrdering],
+                                 range: nil, locale: locale)
             }
         default:
             return ValueComparison.order(a, b, options: []) ?? .orderedSame
         }
     }
 
-    /// `key ASC` or `key DESC`.
-    public var description: String { "\(key) \(ascending ? "ASC" : "DESC")" }
+    /// `key ASC` or `key DESC`, followed by the selector when it is not `compare:`.
+    public var description: String {
+        let direction = "\(key) \(ascending ? "ASC" : "DESC")"
+        return comparison == .standard ? direction : "\(direction) \(comparison.selectorName)"
+    }
 }
 
 extension Array where Element == ObjectSortDescriptor {
     /// Sorts `items` by these descriptors, stably; the first descriptor decides first.
-    func sorted<T>(_ items: [T], key: (T) -> any KeyValueCoding) throws -> [T] {
-        guard !isEmpty else { return items }
-        // Read each sort key once per item, then sort on the cached values.
+    func sorted<T>(_ items: [T], key: (T) throws -> any KeyValueCoding) throws -> [T] {
+        try sorted(items) { item, descriptor in try key(item).value(forKeyPath: descriptor.key) }
+    }
+
+    /// Sorts `items` stably by the values `value` reads for each descriptor (read once per item
+    /// and descriptor, then compared).
+    func sorted<T>(_ items: [T], value: (T, ObjectSortDescriptor) throws -> Any?) throws -> [T] {
+        guard !isEmpty, items.count > 1 else { return items }
         let keyed = try items.enumerated().map { index, item in
-            (index, item, try map { try key(item).value(forKeyPath: $0.key) })
+            (index, item, try map { try value(item, $0) })
         }
         return keyed.sorted { lhs, rhs in
             for (i, descriptor) in enumerated() {

@@ -27,6 +27,9 @@ public protocol PersistentStore: AnyObject, Sendable {
     func count(_ request: StoreFetchRequest) throws -> Int
     /// The snapshot of one object, or nil when the store has no such object.
     func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot?
+    /// The snapshots of several objects in one go (a batch of faults, prefetched destinations);
+    /// objects the store does not have are left out. The default asks ``snapshot(for:)`` for each.
+    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot]
     /// The destinations of a to-many relationship of one object, in order.
     func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID]
     /// Reserves `count` new primary keys for objects under the inheritance root `rootEntity`.
@@ -43,6 +46,13 @@ public protocol PersistentStore: AnyObject, Sendable {
     func replaceContents(with image: StoreImage) throws
 }
 
+extension PersistentStore {
+    /// Asks ``snapshot(for:)`` for each object; a store that can read many rows at once does better.
+    public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {
+        try objectIDs.compactMap { try snapshot(for: $0) }
+    }
+}
+
 /// What a store is asked to fetch: concrete entities, a condition, an order and a range.
 public struct StoreFetchRequest: Sendable, Hashable {
     /// The entities whose objects match (a requested entity and, usually, its sub-entities).
@@ -55,15 +65,20 @@ public struct StoreFetchRequest: Sendable, Hashable {
     public var fetchOffset: Int
     /// The most to return; 0 means no limit.
     public var fetchLimit: Int
+    /// A hint: when false the caller uses only the snapshots' IDs, so a store may leave the values
+    /// out (an incremental store then reads only primary keys). A store may always return them.
+    public var includesPropertyValues: Bool
 
     /// Creates a store request.
     public init(entityNames: Set<String>, predicate: ObjectPredicate? = nil,
-                sortDescriptors: [ObjectSortDescriptor] = [], fetchOffset: Int = 0, fetchLimit: Int = 0) {
+                sortDescriptors: [ObjectSortDescriptor] = [], fetchOffset: Int = 0, fetchLimit: Int = 0,
+                includesPropertyValues: Bool = true) {
         self.entityNames = entityNames
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
         self.fetchOffset = fetchOffset
         self.fetchLimit = fetchLimit
+        self.includesPropertyValues = includesPropertyValues
     }
 }
 

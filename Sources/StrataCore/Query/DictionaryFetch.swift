@@ -1,0 +1,368 @@
+import Foundation
+
+/// A dictionary fetch, checked against the model: the columns of each result dictionary, how
+/// rows are grouped, and how groups are filtered, sorted, made distinct and ranged.
+///
+/// The steps follow SQL's `SELECT … WHERE … GROUP BY … HAVING … ORDER BY … LIMIT … OFFSET`, which is
+/// what Core Data runs: rows are matched (predicate, pending changes), grouped, aggregated, the
+/// groups filtered by the having predicate, sorted, made distinct, and only then ranged.
+struct DictionaryFetch {
+    /// One key of the result dictionaries.
+    struct Column {
+        enum Kind {
+            /// A value read from each row (or each group's shared value).
+            case value(ResolvedKeyPath)
+            /// An aggregate over a group's rows.
+            case aggregate(AggregateFunction, ResolvedKeyPath)
+        }
+
+        let name: String
+        let kind: Kind
+        /// How the value is typed in the dictionary.
+        let attribute: AttributeDescription
+        /// The type the value is converted to (an expression's result type), or nil to keep it.
+        let conversion: AttributeType?
+
+        var path: ResolvedKeyPath {
+            switch kind {
+            case .value(let path), .aggregate(_, let path): path
+            }
+        }
+    }
+
+    let entityName: String
+    let columns: [Column]
+    /// The grouping columns, in order; nil when the request does not group.
+    let groupBy: [Column]?
+    let having: ObjectPredicate?
+    let sortDescriptors: [ObjectSortDescriptor]
+    let distinct: Bool
+    let offset: Int
+    let limit: Int
+
+    /// Whether rows are folded into groups (grouping or aggregates) rather than one dictionary each.
+    var aggregates: Bool {
+        groupBy != nil || columns.contains { if case .aggregate = $0.kind { true } else { false } }
+    }
+
+    /// Checks `request` against `model`.
+    ///
+    /// - Throws: ``FetchRequestError`` naming the property or expression at fault.
+    init(_ request: FetchRequest, model: ManagedObjectModel) throws {
+        guard let entity = model.entitiesByName[request.entityName] else {
+            throw ObjectError.unknownEntity(request.entityName)
+        }
+        entityName = entity.name
+        let properties = request.propertiesToFetch ?? entity.properties.compactMap { property -> FetchProperty? in
+            switch property {
+            case .attribute(let attribute) where !attribute.isTransient: .keyPath(attribute.name)
+            case .relationship(let relationship) where !relationship.isToMany && !relationship.isTransient: .keyPath(relationship.name)
+            default: nil
+            }
+        }
+        var names = Set<String>()
+        var columns: [Column] = []
+        for property in properties {
+            guard names.insert(property.name).inserted else { throw FetchRequestError.duplicatePropertyName(property.name) }
+            columns.append(try Self.column(property, entity: entity, model: model))
+        }
+        self.columns = columns
+        if let grouping = request.propertiesToGroupBy {
+            let groupColumns = try grouping.map { property -> Column in
+                let column = try Self.column(property, entity: entity, model: model)
+                if case .aggregate = column.kind {
+                    throw FetchRequestError.invalidProperty(entity: entity.name, property: property.name,
+                                                            reason: "an aggregate cannot be grouped by")
+                }
+                return column
+            }
+            groupBy = groupColumns
+        } else {
+            groupBy = nil
+        }
+        having = request.havingPredicate
+        sortDescriptors = request.sortDescriptors
+        distinct = request.returnsDistinctResults
+        offset = request.fetchOffset
+        limit = request.fetchLimit
+        if having != nil, groupBy == nil { throw FetchRequestError.havingWithoutGroupBy(entity: entity.name) }
+        if aggregates {
+            let grouped = groupBy ?? []
+            for column in columns {
+                guard case .value(let path) = column.kind else { continue }
+                let isGrouped = grouped.contains { $0.name == column.name || $0.path == path }
+                if !isGrouped { throw FetchRequestError.ungroupedProperty(entity: entity.name, property: column.name) }
+            }
+            // Without grouping there is one result, and nothing to sort.
+            let keys = Set(columns.map(\.name)).union(grouped.map(\.name))
+            for descriptor in sortDescriptors where groupBy != nil && !keys.contains(descriptor.key) {
+                throw FetchRequestError.sortKeyNotInResult(entity: entity.name, key: descriptor.key)
+            }
+        }
+    }
+
+    private static func column(_ property: FetchProperty, entity: EntityDescription, model: ManagedObjectModel) throws -> Column {
+        switch property {
+        case .keyPath(let path):
+            let resolved = try ResolvedKeyPath.resolve(path, from: entity, in: model)
+            return Column(name: path, kind: .value(resolved), attribute: resolved.resultAttribute(named: path), conversion: nil)
+        case .expression(let description):
+            let name = description.name
+            guard !name.isEmpty else {
+                throw FetchRequestError.invalidExpression(name: name, reason: "an expression description needs a name")
+            }
+            let typed = AttributeDescription(name: name, type: description.resultType)
+            switch description.expression {
+            case .keyPath(let path):
+                let resolved = try ResolvedKeyPath.resolve(path, from: entity, in: model)
+                return Column(name: name, kind: .value(resolved), attribute: typed, conversion: description.resultType)
+            case .evaluatedObject:
+                return Column(name: name, kind: .value(.evaluatedObject), attribute: typed, conversion: description.resultType)
+            case let .function(function, argument):
+                let path: ResolvedKeyPath
+                switch argument {
+                case .keyPath(let keyPath): path = try ResolvedKeyPath.resolve(keyPath, from: entity, in: model)
+                case .evaluatedObject:
+                    guard function == .count else {
+                        throw FetchRequestError.invalidExpression(
+                            name: name, reason: "\(function.functionName) needs a key path; only count: takes the object itself")
+                    }
+                    path = .evaluatedObject
+                case .function:
+                    throw FetchRequestError.invalidExpression(name: name, reason: "a function of a function is not supported")
+                }
+                if function == .sum || function == .average, !path.valueType.isNumeric {
+                    throw FetchRequestError.invalidExpression(
+                        name: name, reason: "\(function.functionName) needs numbers, but '\(path.path)' is \(path.valueType.rawValue)")
+                }
+                return Column(name: name, kind: .aggregate(function, path), attribute: typed, conversion: description.resultType)
+            }
+        }
+    }
+
+    /// The result dictionaries of `rows` (matched and, when not aggregating, already sorted);
+    /// `read` gives a row's stored value at a key path.
+    func dictionaries(
+        of rows: [FetchRow], read: (FetchRow, ResolvedKeyPath) throws -> AttributeValue?
+    ) throws -> [FetchedDictionary] {
+        let requested = columns.map(\.name)
+        let attributes = Dictionary(columns.map { ($0.name, $0.attribute) }, uniquingKeysWith: { first, _ in first })
+        var results: [FetchedDictionary]
+        if aggregates {
+            results = try groupedDictionaries(of: rows, read: read)
+        } else {
+            results = try rows.map { row in
+                var values: [String: AttributeValue] = [:]
+                for column in columns {
+                    guard case .value(let path) = column.kind, let value = try read(row, path) else { continue }
+                    values[column.name] = try convert(value, column)
+                }
+                return FetchedDictionary(requestedKeys: requested, storedValues: values, attributes: attributes)
+            }
+        }
+        if distinct {
+            var seen = Set<FetchedDictionary>()
+            results = results.filter { seen.insert($0).inserted }
+        }
+        let start = min(offset, results.count)
+        let end = limit > 0 ? min(start + limit, results.count) : results.count
+        return Array(results[start..<end])
+    }
+
+    /// Groups rows by the grouping columns (first-seen order), aggregates each group, filters by
+    /// the having predicate and sorts.
+    private func groupedDictionaries(
+        of rows: [FetchRow], read: (FetchRow, ResolvedKeyPath) throws -> AttributeValue?
+    ) throws -> [FetchedDictionary] {
+        let grouping = groupBy ?? []
+        var order: [[AttributeValue?]] = []
+        var groups: [[AttributeValue?]: [FetchRow]] = [:]
+        for row in rows {
+            let key = try grouping.map { try read(row, $0.path) }
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(row)
+        }
+        // Without grouping, aggregates fold every row into one result, even when there are none.
+        if grouping.isEmpty, order.isEmpty { order = [[]] }
+
+        let outputKeys = columns.map(\.name)
+        var allColumns = columns
+        for column in grouping where !allColumns.contains(where: { $0.name == column.name }) { allColumns.append(column) }
+        let attributes = Dictionary(allColumns.map { ($0.name, $0.attribute) }, uniquingKeysWith: { first, _ in first })
+
+        var results: [FetchedDictionary] = []
+        for key in order {
+            let members = groups[key] ?? []
+            var values: [String: AttributeValue] = [:]
+            for column in allColumns {
+                let value: AttributeValue?
+                switch column.kind {
+                case .value(let path):
+                    // A grouped value is the group's key; find it by name, or by the key path read.
+                    let index = grouping.firstIndex { $0.name == column.name } ?? grouping.firstIndex { $0.path == path }
+                    value = index.flatMap { key[$0] }
+                case let .aggregate(function, path):
+                    value = try aggregate(function, path: path, rows: members, column: column, read: read)
+                }
+                if let value { values[column.name] = try convert(value, column) }
+            }
+            let full = FetchedDictionary(requestedKeys: allColumns.map(\.name), storedValues: values, attributes: attributes)
+            if let having, !(try having.evaluate(with: full)) { continue }
+            results.append(full)
+        }
+        if !sortDescriptors.isEmpty, !grouping.isEmpty {
+            results = try sortDescriptors.sorted(results) { dictionary, descriptor in
+                try dictionary.value(forKey: descriptor.key)
+            }
+        }
+        let output = Set(outputKeys)
+        return results.map { full in
+            FetchedDictionary(requestedKeys: outputKeys, storedValues: full.storedValues.filter { output.contains($0.key) },
+                              attributes: attributes.filter { output.contains($0.key) })
+        }
+    }
+
+    // MARK: Aggregates
+
+    private func aggregate(
+        _ function: AggregateFunction, path: ResolvedKeyPath, rows: [FetchRow], column: Column,
+        read: (FetchRow, ResolvedKeyPath) throws -> AttributeValue?
+    ) throws -> AttributeValue? {
+        let values = try rows.compactMap { try read($0, path) }
+        switch function {
+        case .count:
+            return .integer(Int64(values.count))
+        case .sum:
+            return try Self.sum(values, name: column.name, empty: path.valueType)
+        case .average:
+            guard !values.isEmpty else { return nil }
+            switch try Self.sum(values, name: column.name, empty: path.valueType) {
+            case .decimal(let total): return .decimal(total / Decimal(values.count))
+            case .integer(let total): return .double(Double(total) / Double(values.count))
+            case .double(let total): return .double(total / Double(values.count))
+            case .float(let total): return .double(Double(total) / Double(values.count))
+            default: return nil
+            }
+        case .min, .max:
+            var best: AttributeValue?
+            for value in values {
+                guard let current = best else { best = value; continue }
+                let order = ValueComparison.order(PredicateValue(value), PredicateValue(current), options: [])
+                if (function == .min && order == .orderedAscending) || (function == .max && order == .orderedDescending) {
+                    best = value
+                }
+            }
+            return best
+        }
+    }
+
+    /// The total of numeric values: exact for integers (widening to a double on overflow) and
+    /// decimals; 0 of the attribute's kind when there are none.
+    private static func sum(_ values: [AttributeValue], name: String, empty type: AttributeType) throws -> AttributeValue {
+        var integer: Int64 = 0
+        var double = 0.0
+        var decimal = Decimal(0)
+        var kind: AttributeType = switch type {
+        case .decimal: .decimal
+        case .double, .float: .double
+        default: .integer64
+        }
+        var overflowed = false
+        for value in values {
+            switch value {
+            case .integer(let v):
+                let (total, overflow) = integer.addingReportingOverflow(v)
+                if overflow { overflowed = true } else { integer = total }
+                double += Double(v); decimal += Decimal(v)
+            case .double(let v): kind = kind == .decimal ? .decimal : .double; double += v; decimal += Decimal(v)
+            case .float(let v): kind = kind == .decimal ? .decimal : .double; double += Double(v); decimal += Decimal(Double(v))
+            case .decimal(let v): kind = .decimal; decimal += v; double += NSDecimalNumber(decimal: v).doubleValue
+            case .boolean(let v): integer += v ? 1 : 0; double += v ? 1 : 0; decimal += v ? 1 : 0
+            default:
+                throw FetchRequestError.invalidExpression(name: name, reason: "sum: of a non-number value \(value)")
+            }
+        }
+        switch kind {
+        case .decimal: return .decimal(decimal)
+        case .double: return .double(double)
+        default: return overflowed ? .double(double) : .integer(integer)
+        }
+    }
+
+    // MARK: Result types
+
+    /// A value converted to its column's declared result type.
+    private func convert(_ value: AttributeValue, _ column: Column) throws -> AttributeValue {
+        guard let type = column.conversion else { return value }
+        guard let converted = Self.convert(value, to: type) else {
+            throw FetchRequestError.expressionResultType(name: column.name, expected: type, found: "\(value)")
+        }
+        return converted
+    }
+
+    /// `value` as a value of `type`, or nil when it does not fit (an integer type takes numbers
+    /// rounded toward zero and within its range).
+    static func convert(_ value: AttributeValue, to type: AttributeType) -> AttributeValue? {
+        switch type {
+        case .integer16, .integer32, .integer64:
+            let integer: Int64?
+            switch value {
+            case .integer(let v): integer = v
+            case .double(let v): integer = Int64(exactly: v.rounded(.towardZero))
+            case .float(let v): integer = Int64(exactly: Double(v).rounded(.towardZero))
+            case .decimal(let v):
+                var source = v
+                var rounded = Decimal()
+                NSDecimalRound(&rounded, &source, 0, .down)
+                integer = Int64(rounded.description)
+            case .boolean(let v): integer = v ? 1 : 0
+            default: integer = nil
+            }
+            guard let integer else { return nil }
+            let fits = switch type {
+            case .integer16: Int16(exactly: integer) != nil
+            case .integer32: Int32(exactly: integer) != nil
+            default: true
+            }
+            return fits ? .integer(integer) : nil
+        case .double:
+            switch value {
+            case .integer(let v): return .double(Double(v))
+            case .double: return value
+            case .float(let v): return .double(Double(v))
+            case .decimal(let v): return .double(NSDecimalNumber(decimal: v).doubleValue)
+            case .boolean(let v): return .double(v ? 1 : 0)
+            default: return nil
+            }
+        case .float:
+            switch value {
+            case .integer(let v): return .float(Float(v))
+            case .double(let v): return .float(Float(v))
+            case .float: return value
+            case .decimal(let v): return .float(NSDecimalNumber(decimal: v).floatValue)
+            case .boolean(let v): return .float(v ? 1 : 0)
+            default: return nil
+            }
+        case .decimal:
+            switch value {
+            case .integer(let v): return .decimal(Decimal(v))
+            case .double(let v): return v.isFinite ? .decimal(Decimal(v)) : nil
+            case .float(let v): return v.isFinite ? .decimal(Decimal(Double(v))) : nil
+            case .decimal: return value
+            case .boolean(let v): return .decimal(v ? 1 : 0)
+            default: return nil
+            }
+        case .boolean:
+            switch value {
+            case .boolean: return value
+            case .integer(let v): return .boolean(v != 0)
+            default: return nil
+            }
+        case .binaryData, .transformable:
+            if case .binary = value { return value }
+            return nil
+        default:
+            return value.matches(type) ? value : nil
+        }
+    }
+}

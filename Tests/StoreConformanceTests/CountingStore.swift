@@ -1,0 +1,82 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Synchronization
+
+/// A store that forwards everything to another store and counts the reads that reach it, so that
+/// a test can say how many store requests a fetch, a batch or a fault costs. No tests live here.
+final class CountingStore: PersistentStore {
+    /// The store read and written.
+    let inner: any PersistentStore
+    private let counters = Mutex<[String: Int]>([:])
+
+    init(_ inner: any PersistentStore) { self.inner = inner }
+
+    /// A coordinator for `model` whose only store is a counting wrapper around a fresh store of
+    /// `store`'s type.
+    static func coordinator(
+        _ store: StoreUnderTest, model: ManagedObjectModel
+    ) throws -> (PersistentStoreCoordinator, CountingStore) {
+        let inner = try store.makeCoordinator(model: model).1
+        let counting = CountingStore(inner)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(counting)
+        return (coordinator, counting)
+    }
+
+    /// How many times each read was asked for since the last ``reset()``.
+    var fetches: Int { count("fetch") }
+    var counts: Int { count("count") }
+    var singleSnapshots: Int { count("snapshot") }
+    var batchSnapshots: Int { count("snapshots") }
+    var relatedObjectIDsCalls: Int { count("related") }
+    /// Every read of any kind.
+    var reads: Int { counters.withLock { $0.values.reduce(0, +) } }
+
+    func reset() { counters.withLock { $0 = [:] } }
+
+    private func count(_ name: String) -> Int { counters.withLock { $0[name] ?? 0 } }
+    private func bump(_ name: String) { counters.withLock { $0[name, default: 0] += 1 } }
+
+    var identifier: String { inner.identifier }
+    var type: StoreType { inner.type }
+    var url: URL? { inner.url }
+    var configurationName: String? { inner.configurationName }
+    var model: ManagedObjectModel { inner.model }
+    var metadata: [String: PropertyListValue] { inner.metadata }
+
+    func setMetadata(_ metadata: [String: PropertyListValue]) throws { try inner.setMetadata(metadata) }
+
+    func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot] {
+        bump("fetch")
+        return try inner.fetch(request)
+    }
+
+    func count(_ request: StoreFetchRequest) throws -> Int {
+        bump("count")
+        return try inner.count(request)
+    }
+
+    func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
+        bump("snapshot")
+        return try inner.snapshot(for: objectID)
+    }
+
+    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {
+        bump("snapshots")
+        return try inner.snapshots(for: objectIDs)
+    }
+
+    func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID] {
+        bump("related")
+        return try inner.relatedObjectIDs(of: objectID, relationship: relationship)
+    }
+
+    func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64] {
+        try inner.allocatePrimaryKeys(rootEntity: rootEntity, count: count)
+    }
+
+    func save(_ request: StoreSaveRequest) throws { try inner.save(request) }
+    func contentsImage() throws -> StoreImage { try inner.contentsImage() }
+    func replaceContents(with image: StoreImage) throws { try inner.replaceContents(with: image) }
+}
