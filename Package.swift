@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -53,7 +54,10 @@ let package = Package(
         .testTarget(name: "StrataCoreTests", dependencies: ["StrataCore", "StrataTestSupport"]),
         .testTarget(
             name: "StoreConformanceTests",
-            dependencies: ["Strata", "StrataTestSupport", "StoreSaveLoop"]
+            dependencies: [
+                "Strata", "StrataTestSupport", "StoreSaveLoop",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(name: "StrataBinaryTests", dependencies: ["StrataBinary", "StrataTestSupport"]),
         .testTarget(name: "StrataXMLTests", dependencies: ["StrataXML", "StrataTestSupport"]),
