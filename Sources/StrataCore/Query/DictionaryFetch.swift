@@ -140,8 +140,9 @@ struct DictionaryFetch {
         }
     }
 
-    /// The result dictionaries of `rows` (matched and, when not aggregating, already sorted);
-    /// `read` gives a row's stored value at a key path.
+    /// The result dictionaries of `rows`: matched and, when not aggregating, sorted; ranged too
+    /// unless grouping or distinct results range them here. `read` gives a row's stored value
+    /// at a key path.
     func dictionaries(
         of rows: [FetchRow], read: (FetchRow, ResolvedKeyPath) throws -> AttributeValue?
     ) throws -> [FetchedDictionary] {
@@ -160,6 +161,8 @@ struct DictionaryFetch {
                 return FetchedDictionary(requestedKeys: requested, storedValues: values, attributes: attributes)
             }
         }
+        // Rows of a plain fetch come ranged already; groups and distinct results are ranged here.
+        guard aggregates || distinct else { return results }
         if distinct {
             var seen = Set<FetchedDictionary>()
             results = results.filter { seen.insert($0).inserted }
