@@ -11,8 +11,8 @@ import Foundation
 /// their IDs. They evaluate against anything that is ``KeyValueCoding`` (managed objects,
 /// store snapshots, dictionaries) and against plain values through `SELF`. `description`
 /// prints a format string that parses back to an equal predicate. They can also be built in
-/// code, with the cases, ``compare(_:_:_:options:modifier:)-(String,_,_,_,_)`` and the
-/// operators `&&`, `||` and `!`. The grammar and its exact semantics are in `docs/predicates.md`.
+/// code, with the cases, the `compare` functions and the operators `&&`, `||` and `!`. The
+/// grammar and its exact semantics are in `docs/predicates.md`.
 public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertible {
     /// Always true (`TRUEPREDICATE`).
     case truePredicate
