@@ -66,16 +66,6 @@ struct XMLAttributes {
     }
 }
 
-/// What the document's events go to. Each method answers false to stop the parse (after an
-/// error, or when the handler has read all it needs).
-protocol XMLEventHandler: AnyObject {
-    func startElement(_ name: XMLName, attributes: XMLAttributes) -> Bool
-    func endElement() -> Bool
-    func characters(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool
-    /// An entity reference libxml2 could not resolve (it resolves only the five predefined ones).
-    func entityReference() -> Bool
-}
-
 /// Parses an XML document with libxml2's SAX2 push parser, hardened for hostile input: no
 /// network, no DTD loading, no entity ever declared or substituted (a document containing
 /// `<!ENTITY` is refused before the parser sees the bytes that hold it, and any other entity
@@ -88,7 +78,6 @@ final class XMLStreamReader {
     private let data: Data?
     private let source: XMLFileSource?
     private var context: xmlParserCtxtPtr?
-    private unowned(unsafe) var handler: XMLEventHandler?
 
     static let chunkSize = 1 << 20
 
@@ -122,40 +111,51 @@ final class XMLStreamReader {
 
     /// Parses the whole document into `handler`; returns early when the handler stops it
     /// without an error. Throws for malformed XML, an I/O error or an entity declaration.
-    func parse(into handler: XMLEventHandler) throws {
+    ///
+    /// Each event goes to the handler (`startElement`, `endElement`, `characters`,
+    /// `entityReference`, each answering false to stop the parse: after an error, or when the
+    /// handler has read all it needs).
+    func parse(into handler: XMLDocumentReader) throws {
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
+        // The handler is reached without retaining it: it outlives the parse.
         sax.startElementNs = { context, localName, prefix, _, _, _, count, _, attributes in
             guard let context, let localName else { return }
-            let reader = Unmanaged<XMLStreamReader>.fromOpaque(context).takeUnretainedValue()
-            let name = XMLName(localName: localName, prefix: prefix)
-            let attributes = XMLAttributes(base: attributes, count: Int(count))
-            if reader.handler?.startElement(name, attributes: attributes) == false { reader.stop() }
+            Unmanaged<XMLDocumentReader>.fromOpaque(context)._withUnsafeGuaranteedRef { handler in
+                let name = XMLName(localName: localName, prefix: prefix)
+                if !handler.startElement(name, attributes: XMLAttributes(base: attributes, count: Int(count))) {
+                    handler.reader.stop()
+                }
+            }
         }
         sax.endElementNs = { context, _, _, _ in
             guard let context else { return }
-            let reader = Unmanaged<XMLStreamReader>.fromOpaque(context).takeUnretainedValue()
-            if reader.handler?.endElement() == false { reader.stop() }
+            Unmanaged<XMLDocumentReader>.fromOpaque(context)._withUnsafeGuaranteedRef { handler in
+                if !handler.endElement() { handler.reader.stop() }
+            }
         }
         let characters: charactersSAXFunc = { context, bytes, count in
             guard let context, let bytes, count > 0 else { return }
-            let reader = Unmanaged<XMLStreamReader>.fromOpaque(context).takeUnretainedValue()
-            if reader.handler?.characters(UnsafeBufferPointer(start: bytes, count: Int(count))) == false { reader.stop() }
+            Unmanaged<XMLDocumentReader>.fromOpaque(context)._withUnsafeGuaranteedRef { handler in
+                if !handler.characters(UnsafeBufferPointer(start: bytes, count: Int(count))) { handler.reader.stop() }
+            }
         }
         sax.characters = characters
         sax.ignorableWhitespace = characters
         sax.cdataBlock = characters
         sax.reference = { context, _ in
             guard let context else { return }
-            let reader = Unmanaged<XMLStreamReader>.fromOpaque(context).takeUnretainedValue()
-            if reader.handler?.entityReference() == false { reader.stop() }
+            Unmanaged<XMLDocumentReader>.fromOpaque(context)._withUnsafeGuaranteedRef { handler in
+                if !handler.entityReference() { handler.reader.stop() }
+            }
         }
         // Errors are read from the context afterwards; nothing is printed.
         sax.serror = { _, _ in }
 
-        self.handler = handler
-        defer { self.handler = nil }
-        guard let context = xmlCreatePushParserCtxt(&sax, Unmanaged.passUnretained(self).toOpaque(), nil, 0, nil) else {
+        stopped = false
+        guard let context = withExtendedLifetime(handler, {
+            xmlCreatePushParserCtxt(&sax, Unmanaged.passUnretained(handler).toOpaque(), nil, 0, nil)
+        }) else {
             throw StoreError.corruptStore(file: file, offset: nil, reason: "the XML parser could not start")
         }
         self.context = context
@@ -165,6 +165,10 @@ final class XMLStreamReader {
         }
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue))
 
+        try withExtendedLifetime(handler) { try feedDocument() }
+    }
+
+    private func feedDocument() throws {
         if let data {
             try data.withUnsafeBytes { bytes in
                 var offset = 0
@@ -185,7 +189,7 @@ final class XMLStreamReader {
 
     private var stopped = false
 
-    private func stop() {
+    func stop() {
         stopped = true
         if let context { xmlStopParser(context) }
     }

@@ -33,7 +33,7 @@ enum XMLNameLookup {
 /// `id`s and `idrefs` of Core Data's `z<number>` form become integers; numbers, Booleans, UUIDs
 /// and base64 are read from the bytes; Strings are made only for string values and for text the
 /// fast paths do not handle, which then goes through exactly the checks it always did.
-final class XMLDocumentReader: XMLEventHandler {
+final class XMLDocumentReader {
     let reader: XMLStreamReader
     let model: ManagedObjectModel
     let readObjects: Bool
@@ -46,24 +46,34 @@ final class XMLDocumentReader: XMLEventHandler {
 
     // MARK: Events
 
-    private var image = StoreImage(identifier: "")
-    private var storeIdentifier = ""
+    @exclusivity(unchecked) private var image = StoreImage(identifier: "")
+    @exclusivity(unchecked) private var storeIdentifier = ""
     /// The depth of the element being read: 1 for `<database>`, 2 for `<object>`, 3 for its properties.
-    private var depth = 0
-    private var sawRoot = false
-    private var sawInfo = false
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var sawRoot = false
+    @exclusivity(unchecked) private var sawInfo = false
     /// What went wrong; the parse stops at once.
-    private var failure: StoreError?
+    @exclusivity(unchecked) private var failure: StoreError?
     /// `<databaseInfo>` and the elements in it being read (empty outside it).
-    private var infoStack: [XMLElementNode] = []
-    /// The object being read, from its start tag to its end tag.
-    private var object: OpenObject?
+    @exclusivity(unchecked) private var infoStack: [XMLElementNode] = []
+    /// The object being read, from its start tag to its end tag, and its snapshot.
+    @exclusivity(unchecked) private var object: OpenObject?
+    @exclusivity(unchecked) private var snapshot: ObjectSnapshot?
     /// The `<attribute>` being read, whose text goes to `text`.
-    private var attribute: (attribute: Attribute, base64: Bool, line: Int)?
+    @exclusivity(unchecked) private var attribute: OpenAttribute?
+
+    private struct OpenAttribute {
+        unowned(unsafe) let attribute: Attribute
+        let base64: Bool
+        let line: Int
+    }
+
+    // The entities, attributes and relationships are kept by `entities`; the structs that
+    // refer to them while reading do not retain them.
 
     private struct OpenObject {
-        var snapshot: ObjectSnapshot
-        let entity: Entity
+        let id: ManagedObjectID
+        unowned(unsafe) let entity: Entity
         let key: Int?
         let primaryKey: Int64
         let firstReference: Int
@@ -136,7 +146,7 @@ final class XMLDocumentReader: XMLEventHandler {
                 self.attribute = nil
                 let value = try value(for: attribute.attribute, base64: attribute.base64,
                                       entity: object?.entity.name ?? "", line: attribute.line)
-                object?.snapshot.attributes[attribute.attribute.name] = value
+                snapshot?.attributes[attribute.attribute.name] = value
             } else if depth == 2, object != nil {
                 try endObject()
             }
@@ -200,9 +210,9 @@ final class XMLDocumentReader: XMLEventHandler {
     final class Root {
         let name: String
         /// Primary key → index (in `entities`) of the entity of the object holding it.
-        var keys: [Int64: Int] = [:]
+        @exclusivity(unchecked) var keys = IntTable()
         /// The largest next key the objects call for; 0 before the first object.
-        var nextKey: Int64 = 0
+        @exclusivity(unchecked) var nextKey: Int64 = 0
         init(name: String) { self.name = name }
     }
 
@@ -222,7 +232,7 @@ final class XMLDocumentReader: XMLEventHandler {
         let destination: String
         let isToMany: Bool
         /// Per entity index: 0 not yet known, 1 a kind of the destination, 2 not.
-        var accepts: [UInt8] = []
+        @exclusivity(unchecked) var accepts: [UInt8] = []
         init(_ description: RelationshipDescription) {
             name = description.name
             destination = description.destinationEntityName
@@ -230,9 +240,14 @@ final class XMLDocumentReader: XMLEventHandler {
         }
     }
 
+    /// A class reference that is not retained (its entity's `owners` keep it alive).
+    struct Unretained<Object: AnyObject> {
+        unowned(unsafe) let object: Object
+    }
+
     enum Property {
-        case attribute(Attribute)
-        case relationship(Relationship)
+        case attribute(Unretained<Attribute>)
+        case relationship(Unretained<Relationship>)
         case other
     }
 
@@ -242,8 +257,10 @@ final class XMLDocumentReader: XMLEventHandler {
         let index: Int
         let root: Root
         let attributeCount: Int
-        var propertiesByName: [String: Property] = [:]
-        var spellings = SpellingCache<Property>()
+        @exclusivity(unchecked) var propertiesByName: [String: Property] = [:]
+        @exclusivity(unchecked) var spellings = SpellingCache<Property>()
+        /// The attributes and relationships that `Property` values refer to.
+        var owners: [AnyObject] = []
         init(_ description: EntityDescription, index: Int, root: Root) {
             self.description = description
             name = description.name
@@ -253,10 +270,10 @@ final class XMLDocumentReader: XMLEventHandler {
         }
     }
 
-    private var entities: [Entity] = []
-    private var entitiesByName: [String: Entity] = [:]
-    private var roots: [String: Root] = [:]
-    private var entitySpellings = SpellingCache<Entity>()
+    @exclusivity(unchecked) private var entities: [Entity] = []
+    @exclusivity(unchecked) private var entitiesByName: [String: Entity] = [:]
+    @exclusivity(unchecked) private var roots: [String: Root] = [:]
+    @exclusivity(unchecked) private var entitySpellings = SpellingCache<Entity>()
 
     private func entity(named name: UnsafeBufferPointer<UInt8>) -> Entity? {
         if let found = entitySpellings.find(name) { return found }
@@ -286,8 +303,14 @@ final class XMLDocumentReader: XMLEventHandler {
             property = known
         } else {
             switch description {
-            case .attribute(let attribute): property = .attribute(Attribute(attribute))
-            case .relationship(let relationship): property = .relationship(Relationship(relationship))
+            case .attribute(let attribute):
+                let owner = Attribute(attribute)
+                entity.owners.append(owner)
+                property = .attribute(Unretained(object: owner))
+            case .relationship(let relationship):
+                let owner = Relationship(relationship)
+                entity.owners.append(owner)
+                property = .relationship(Unretained(object: owner))
             case .fetchedProperty: property = .other
             }
             entity.propertiesByName[description.name] = property
@@ -313,8 +336,8 @@ final class XMLDocumentReader: XMLEventHandler {
     /// `id`s as integer keys: Core Data's `z<number>` (no leading zero, at most 18 digits) is
     /// the number; any other text is numbered from -1 down, so distinct texts get distinct
     /// keys (and texts Swift compares equal, one key).
-    private var internedKeys: [String: Int] = [:]
-    private var internedTexts: [String] = []
+    @exclusivity(unchecked) private var internedKeys: [String: Int] = [:]
+    @exclusivity(unchecked) private var internedTexts: [String] = []
 
     private func key(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         bytes.baseAddress.flatMap { Self.number($0, count: bytes.count) } ?? intern(String(decoding: bytes, as: UTF8.self))
@@ -366,36 +389,36 @@ final class XMLDocumentReader: XMLEventHandler {
 
     // MARK: Objects
 
+    /// An object read, but for its snapshot (in `snapshots`, at the same index).
     private struct PendingObject {
-        var snapshot: ObjectSnapshot
-        /// The snapshot's ID, kept here as `finish(into:)` takes the snapshots out one by one.
         let id: ManagedObjectID
-        let entity: Entity
+        unowned(unsafe) let entity: Entity
         /// This object's references, in `references`.
         let references: Range<Int>
     }
 
     private struct PendingReference {
-        let relationship: Relationship
+        unowned(unsafe) let relationship: Relationship
         /// The destinations' keys, in `targets`.
         let targets: Range<Int>
         let line: Int
     }
 
-    private var pending: [PendingObject] = []
-    private var references: [PendingReference] = []
-    private var targets: [Int] = []
+    @exclusivity(unchecked) private var pending: [PendingObject] = []
+    @exclusivity(unchecked) private var snapshots: [ObjectSnapshot] = []
+    @exclusivity(unchecked) private var references: [PendingReference] = []
+    @exclusivity(unchecked) private var targets: [Int] = []
     /// Object key → index in `pending`.
-    private var indexByKey: [Int: Int] = [:]
+    @exclusivity(unchecked) private var indexByKey = IntTable()
     /// The text of the `<attribute>` being read.
-    private var text: [UInt8] = []
+    @exclusivity(unchecked) private var text: [UInt8] = []
 
     /// Makes room for the number of objects `<nextObjectID>` announces, no more than the
     /// document's size allows (an object takes more than 40 bytes).
     private func reserveCapacity(_ count: Int) {
         let count = min(max(0, count), reader.byteCount / 40)
         pending.reserveCapacity(count)
-        indexByKey.reserveCapacity(count)
+        snapshots.reserveCapacity(count)
     }
 
     private enum Number {
@@ -464,16 +487,16 @@ final class XMLDocumentReader: XMLEventHandler {
         let id = ManagedObjectID(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: pk)
         var snapshot = ObjectSnapshot(objectID: id, version: objectVersion)
         snapshot.attributes.reserveCapacity(entity.attributeCount)
-        object = OpenObject(snapshot: snapshot, entity: entity, key: objectKey, primaryKey: pk,
+        self.snapshot = snapshot
+        object = OpenObject(id: id, entity: entity, key: objectKey, primaryKey: pk,
                             firstReference: references.count, line: line)
     }
 
     /// Checks the object's id and key at its end tag and keeps it.
     private func endObject() throws {
-        guard let object else { return }
-        self.object = nil
+        guard let object = object.take(), let snapshot = snapshot.take() else { return }
         func fail(_ reason: String) -> StoreError { reader.error(reason, line: object.line) }
-        guard let key = object.key, indexByKey.updateValue(pending.count, forKey: key) == nil else {
+        guard let key = object.key, indexByKey.updateValue(pending.count, forKey: Int64(key)) == nil else {
             throw fail("missing or duplicate object id '\(object.key.map(text(ofKey:)) ?? "")'")
         }
         // Keys are numbered per inheritance root: Book/p3 and Magazine/p3 cannot both exist.
@@ -481,12 +504,12 @@ final class XMLDocumentReader: XMLEventHandler {
         let root = entity.root
         let pk = object.primaryKey
         if let holder = root.keys.updateValue(entity.index, forKey: pk) {
-            throw fail(holder == entity.index ? "duplicate object \(object.snapshot.objectID)"
+            throw fail(holder == entity.index ? "duplicate object \(object.id)"
                                               : "primary key \(pk) is used twice under '\(root.name)'")
         }
         root.nextKey = max(root.nextKey, pk == .max ? pk : pk + 1)
-        pending.append(PendingObject(snapshot: object.snapshot, id: object.snapshot.objectID, entity: entity,
-                                     references: object.firstReference..<references.count))
+        pending.append(PendingObject(id: object.id, entity: entity, references: object.firstReference..<references.count))
+        snapshots.append(snapshot)
     }
 
     /// Reads the start tag of an `<attribute>` or `<relationship>` of the open object.
@@ -515,15 +538,17 @@ final class XMLDocumentReader: XMLEventHandler {
             throw reader.error("entity '\(entity.name)' has no property '\(nameText)'", line: line)
         }
         switch property {
-        case .attribute(let attribute) where isAttribute:
+        case .attribute(let unretained) where isAttribute:
+            let attribute = unretained.object
             text.removeAll(keepingCapacity: true)
-            self.attribute = (attribute, base64, line)
-        case .relationship(let relationship) where isRelationship:
+            self.attribute = OpenAttribute(attribute: attribute, base64: base64, line: line)
+        case .relationship(let unretained) where isRelationship:
+            let relationship = unretained.object
             references.append(PendingReference(relationship: relationship, targets: firstTarget..<targets.count, line: line))
         default:
             let propertyName = switch property {
-            case .attribute(let attribute): attribute.name
-            case .relationship(let relationship): relationship.name
+            case .attribute(let attribute): attribute.object.name
+            case .relationship(let relationship): relationship.object.name
             case .other: nameText
             }
             throw reader.error("<\(name.qualified) name=\"\(propertyName)\"> does not match the model's property", line: line)
@@ -582,11 +607,10 @@ final class XMLDocumentReader: XMLEventHandler {
     /// next primary keys into `image`.
     func finish(into image: inout StoreImage) throws {
         image.objects.reserveCapacity(image.objects.count + pending.count)
-        guard let placeholder = pending.first?.snapshot else { return finishKeys(into: &image) }
+        // The snapshots are moved out one by one (from the back, so reversed first), never copied.
+        snapshots.reverse()
         for index in pending.indices {
-            // Taken out (not copied), so that filling in its relationships copies nothing.
-            var snapshot = placeholder
-            swap(&snapshot, &pending[index].snapshot)
+            var snapshot = snapshots.removeLast()
             for reference in references[pending[index].references] {
                 let relationship = reference.relationship
                 if relationship.isToMany {
@@ -619,7 +643,7 @@ final class XMLDocumentReader: XMLEventHandler {
     }
 
     private func resolve(_ key: Int, for reference: PendingReference) throws -> ManagedObjectID {
-        guard let index = indexByKey[key] else {
+        guard let index = indexByKey[Int64(key)] else {
             throw reader.error("'\(reference.relationship.name)' refers to '\(text(ofKey: key))', which the store does not hold",
                                line: reference.line)
         }
@@ -636,32 +660,81 @@ final class XMLDocumentReader: XMLEventHandler {
 /// starting after the last one found, since objects of one entity list their properties in
 /// the same order. Holds at most `limit` spellings, so a hostile file cannot make it grow.
 struct SpellingCache<Value> {
-    private var spellings: [[UInt8]] = []
+    /// The spellings' bytes, one after another.
+    private var bytes: [UInt8] = []
+    private var starts: [Int] = [0]
     private var values: [Value] = []
     private var next = 0
     static var limit: Int { 128 }
 
-    mutating func find(_ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
-        let count = bytes.count
-        let total = spellings.count
+    mutating func find(_ name: UnsafeBufferPointer<UInt8>) -> Value? {
+        let total = values.count
+        guard total > 0 else { return nil }
         var index = next < total ? next : 0
-        for _ in 0..<total {
-            let match = spellings[index].withUnsafeBufferPointer { spelling in
-                spelling.count == count && (count == 0 || memcmp(spelling.baseAddress!, bytes.baseAddress!, count) == 0)
+        let found: Int? = bytes.withUnsafeBufferPointer { stored in
+            for _ in 0..<total {
+                let start = starts[index]
+                let count = starts[index + 1] - start
+                if count == name.count, count == 0 || memcmp(stored.baseAddress! + start, name.baseAddress!, count) == 0 {
+                    return index
+                }
+                index = index + 1 == total ? 0 : index + 1
             }
-            if match {
-                next = index + 1
-                return values[index]
-            }
-            index = index + 1 == total ? 0 : index + 1
+            return nil
         }
-        return nil
+        guard let found else { return nil }
+        next = found + 1
+        return values[found]
     }
 
-    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, value: Value) {
-        guard spellings.count < Self.limit else { return }
-        spellings.append(Array(bytes))
+    mutating func add(_ name: UnsafeBufferPointer<UInt8>, value: Value) {
+        guard values.count < Self.limit else { return }
+        bytes.append(contentsOf: name)
+        starts.append(bytes.count)
         values.append(value)
-        next = spellings.count
+        next = values.count
+    }
+}
+
+/// Integer keys to integer values, for object keys and primary keys: an array for the keys
+/// from 0 below `limit` (as a file's keys are), a dictionary for any other.
+struct IntTable {
+    /// Value + 1 by key; 0 when absent, -1 when the value is in `others`.
+    private var slots: [Int32] = []
+    private var others: [Int64: Int] = [:]
+    /// At most 4 Mi slots (16 MB), however large the keys a file uses.
+    static let limit: Int64 = 1 << 22
+
+    /// Sets the value of `key` and returns the one it had.
+    mutating func updateValue(_ value: Int, forKey key: Int64) -> Int? {
+        guard key >= 0, key < Self.limit else { return others.updateValue(value, forKey: key) }
+        let index = Int(key)
+        if index >= slots.count {
+            slots.append(contentsOf: repeatElement(0, count: min(Int(Self.limit), max(index + 1, 2 * slots.count)) - slots.count))
+        }
+        let old: Int?
+        switch slots[index] {
+        case 0: old = nil
+        case -1: old = others.removeValue(forKey: key)
+        case let slot: old = Int(slot - 1)
+        }
+        if value >= 0, value < Int(Int32.max) {
+            slots[index] = Int32(value + 1)
+        } else {
+            slots[index] = -1
+            others[key] = value
+        }
+        return old
+    }
+
+    subscript(key: Int64) -> Int? {
+        guard key >= 0, key < Self.limit else { return others[key] }
+        guard key < Int64(slots.count) else { return nil }
+        let slot = slots[Int(key)]
+        switch slot {
+        case 0: return nil
+        case -1: return others[key]
+        default: return Int(slot - 1)
+        }
     }
 }

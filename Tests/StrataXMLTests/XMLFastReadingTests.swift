@@ -73,6 +73,22 @@ struct XMLFastReadingTests {
         #expect(Identical.differences(image, decoded).isEmpty)
     }
 
+    @Test("the integer table answers as a dictionary would, for small, large and negative keys")
+    func integerTable() {
+        var table = IntTable()
+        var expected: [Int64: Int] = [:]
+        var generator = SystemRandomNumberGenerator()
+        let keys: [Int64] = [0, 1, 102, 4095, IntTable.limit - 1, IntTable.limit, -1, .max, .min]
+        for step in 0..<20_000 {
+            let key = step % 3 == 0 ? keys[step % keys.count] : Int64.random(in: -10...200_000, using: &generator)
+            let value = step % 101 == 0 ? Int(Int32.max) + step : Int.random(in: 0...1_000_000, using: &generator)
+            #expect(table.updateValue(value, forKey: key) == expected.updateValue(value, forKey: key), "key \(key)")
+        }
+        for key in Set(expected.keys).union(keys).union([5, 300_000]) {
+            #expect(table[key] == expected[key], "key \(key)")
+        }
+    }
+
     static let texts: [String] = [
         "", " ", "0", "-0", "+0", "1", "+5", "-5", " 42 ", "\t42\n", "\r\n7\r\n", "4 2", "42x", "x42", "0x1F",
         "32767", "32768", "-32768", "-32769", "2147483647", "2147483648", "9223372036854775807",
