@@ -256,6 +256,30 @@ struct FetchResultTests {
         #expect(try fresh.fetchDictionaries(request).map { $0["whereIWork.name"] as? String } == ["Globex"])
     }
 
+    @Test("Scenario 9's transformable colors come back through their transformer in dictionaries",
+          arguments: StoreUnderTest.all)
+    func transformableValues(store: StoreUnderTest) throws {
+        ValueTransformerRegistry.register(CodableValueTransformer<[String]>(), forName: "FetchResultTests.Colors")
+        let model = try ManagedObjectModel {
+            EntityDescription("Mood") {
+                Attribute("date", .date, optional: false)
+                Attribute("colors", .transformable, valueTransformerName: "FetchResultTests.Colors")
+            }
+        }
+        let context = try store.makeContext(model: model)
+        try context.insert("Mood", ["date": Date(timeIntervalSinceReferenceDate: 0), "colors": ["red", "blue"]])
+        try context.insert("Mood", ["date": Date(timeIntervalSinceReferenceDate: 60)])
+        try context.save()
+        var request = FetchRequest(entityName: "Mood", sortDescriptors: [ObjectSortDescriptor(key: "date")])
+        request.propertiesToFetch = ["colors", "date"]
+        let rows = try context.freshContext().fetchDictionaries(request)
+        #expect(rows.map { $0["colors"] as? [String] } == [["red", "blue"], nil])
+        #expect(rows.map { $0["date"] as? Date } == [Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: 60)])
+        request.propertiesToFetch = [Payroll.expression("first", .min("date"), .date), Payroll.expression("last", .max("date"), .date)]
+        #expect(try context.fetchDictionaries(request).map(\.storedValues)
+            == [["first": .date(Date(timeIntervalSinceReferenceDate: 0)), "last": .date(Date(timeIntervalSinceReferenceDate: 60))]])
+    }
+
     @Test("A request that cannot be carried out says which property, expression or key is at fault",
           arguments: StoreUnderTest.all)
     func invalidRequests(store: StoreUnderTest) throws {

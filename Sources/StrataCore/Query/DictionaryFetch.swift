@@ -158,7 +158,8 @@ struct DictionaryFetch {
                     guard case .value(let path) = column.kind, let value = try read(row, path) else { continue }
                     values[column.name] = try convert(value, column)
                 }
-                return FetchedDictionary(requestedKeys: requested, storedValues: values, attributes: attributes)
+                return FetchedDictionary(requestedKeys: requested, storedValues: values, attributes: attributes,
+                                         entityName: entityName)
             }
         }
         // Rows of a plain fetch come ranged already; groups and distinct results are ranged here.
@@ -209,7 +210,8 @@ struct DictionaryFetch {
                 }
                 if let value { values[column.name] = try convert(value, column) }
             }
-            let full = FetchedDictionary(requestedKeys: allColumns.map(\.name), storedValues: values, attributes: attributes)
+            let full = FetchedDictionary(requestedKeys: allColumns.map(\.name), storedValues: values, attributes: attributes,
+                                         entityName: entityName)
             if let having, !(try having.evaluate(with: full)) { continue }
             results.append(full)
         }
@@ -221,7 +223,7 @@ struct DictionaryFetch {
         let output = Set(outputKeys)
         return results.map { full in
             FetchedDictionary(requestedKeys: outputKeys, storedValues: full.storedValues.filter { output.contains($0.key) },
-                              attributes: attributes.filter { output.contains($0.key) })
+                              attributes: attributes.filter { output.contains($0.key) }, entityName: entityName)
         }
     }
 

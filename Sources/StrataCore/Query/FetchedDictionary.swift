@@ -21,16 +21,19 @@ public struct FetchedDictionary: Sendable, Hashable, KeyValueCoding, CustomStrin
     public let requestedKeys: [String]
     /// The stored form of every non-nil value, by key.
     public let storedValues: [String: AttributeValue]
+    /// The entity fetched, named in errors.
+    public let entityName: String
     /// The type of each key's value: the attribute it reads or the expression's result type.
     let attributes: [String: AttributeDescription]
 
     /// Creates a dictionary of stored values, each typed by `attributes` (a key without an
     /// attribute is typed by its value).
     public init(requestedKeys: [String], storedValues: [String: AttributeValue],
-                attributes: [String: AttributeDescription] = [:]) {
+                attributes: [String: AttributeDescription] = [:], entityName: String = "") {
         self.requestedKeys = requestedKeys
         self.storedValues = storedValues
         self.attributes = attributes
+        self.entityName = entityName
     }
 
     /// The keys that have a value, in request order.
@@ -69,7 +72,8 @@ public struct FetchedDictionary: Sendable, Hashable, KeyValueCoding, CustomStrin
             storedValues: Dictionary(nested.compactMap { name in storedValues[name].map { (strip(name), $0) } },
                                      uniquingKeysWith: { first, _ in first }),
             attributes: Dictionary(nested.compactMap { name in attributes[name].map { (strip(name), $0) } },
-                                   uniquingKeysWith: { first, _ in first }))
+                                   uniquingKeysWith: { first, _ in first }),
+            entityName: entityName)
     }
 
     /// The values as a plain dictionary, nil values left out (what `NSDictionary` holds).
@@ -81,7 +85,7 @@ public struct FetchedDictionary: Sendable, Hashable, KeyValueCoding, CustomStrin
 
     private func naturalValue(_ stored: AttributeValue, key: String) throws -> Any {
         guard let attribute = attributes[key] else { return stored.untypedSwiftValue }
-        return try stored.swiftValue(for: attribute, entity: "")
+        return try stored.swiftValue(for: attribute, entity: entityName)
     }
 
     /// Dictionaries are equal when they hold the same values under the same keys.

@@ -34,7 +34,9 @@ public struct FetchedResults: RandomAccessCollection {
     /// How many batches have been loaded so far (with a batch size of 0, the one batch of all).
     public var loadedBatchCount: Int { loader?.loadedCount ?? (objects.isEmpty ? 0 : 1) }
 
+    /// The first position, 0.
     public var startIndex: Int { 0 }
+    /// One past the last position: the number of objects.
     public var endIndex: Int { objects.count }
 
     /// The object at `position`, its batch loaded first.
