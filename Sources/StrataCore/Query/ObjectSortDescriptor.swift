@@ -132,13 +132,25 @@ public struct ObjectSortDescriptor: Sendable, Hashable, CustomStringConvertible 
 
 extension Array where Element == ObjectSortDescriptor {
     /// Sorts `items` by these descriptors, stably; the first descriptor decides first.
-    func sorted<T>(_ items: [T], key: (T) throws -> any KeyValueCoding) throws -> [T] {
+    ///
+    /// This is the order contexts and the built-in stores use; a store of your own that sorts in
+    /// memory calls it to order exactly as they do:
+    ///
+    /// ```swift
+    /// let ordered = try request.sortDescriptors.sorted(rows) { row in MyRowView(row) }
+    /// ```
+    ///
+    /// - Parameter key: the key-value view of an item that sort keys are read from.
+    /// - Throws: what reading a key throws.
+    public func sorted<T>(_ items: [T], key: (T) throws -> any KeyValueCoding) throws -> [T] {
         try sorted(items) { item, descriptor in try key(item).value(forKeyPath: descriptor.key) }
     }
 
     /// Sorts `items` stably by the values `value` reads for each descriptor (read once per item
     /// and descriptor, then compared).
-    func sorted<T>(_ items: [T], value: (T, ObjectSortDescriptor) throws -> Any?) throws -> [T] {
+    ///
+    /// - Throws: what `value` throws.
+    public func sorted<T>(_ items: [T], value: (T, ObjectSortDescriptor) throws -> Any?) throws -> [T] {
         guard !isEmpty, items.count > 1 else { return items }
         let keyed = try items.enumerated().map { index, item in
             (index, item, try map { try value(item, $0) })
