@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StrataCore", targets: ["StrataCore"]),
         .library(name: "StrataBinary", targets: ["StrataBinary"]),
         .library(name: "StrataXML", targets: ["StrataXML"]),
+        .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
         .library(name: "StrataModelFiles", targets: ["StrataModelFiles"]),
         .library(name: "StrataJSON", targets: ["StrataJSON"]),
         .executable(name: "strata", targets: ["StrataCLI"]),
@@ -31,7 +32,7 @@ let package = Package(
         .target(name: "StrataSQLite", dependencies: ["StrataCore", "CSQLite"]),
         // Reads and writes Xcode's model files; parses XML with FoundationXML, not CLibXML2.
         .target(name: "StrataModelFiles", dependencies: ["StrataCore"]),
-        .target(name: "Strata", dependencies: ["StrataCore", "StrataBinary", "StrataXML", "StrataModelFiles"]),
+        .target(name: "Strata", dependencies: ["StrataCore", "StrataBinary", "StrataXML", "StrataSQLite", "StrataModelFiles"]),
         // The strata-export JSON document: exact numbers, lossless metadata, checked imports.
         .target(
             name: "StrataJSON",

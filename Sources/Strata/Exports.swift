@@ -2,4 +2,5 @@
 @_exported import StrataBinary
 @_exported import StrataCore
 @_exported import StrataModelFiles
+@_exported import StrataSQLite
 @_exported import StrataXML

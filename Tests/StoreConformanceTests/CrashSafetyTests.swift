@@ -126,9 +126,10 @@ struct CrashSafetyTests {
         #expect(reported == Array(stride(from: Int64(1), through: Int64(reported.count), by: 1)), "\(label): \(lines)")
         let lastReported = reported.last ?? 0
 
-        // Nothing but the store and, possibly, the killed writer's temporary file.
+        // Nothing but the store (with its sidecars) and, possibly, the killed writer's temporary file.
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        let leftovers = names.filter { $0 != url.lastPathComponent }
+        let sidecars = Set(store.sidecarSuffixes.map { url.lastPathComponent + $0 })
+        let leftovers = names.filter { $0 != url.lastPathComponent && !sidecars.contains($0) }
         for name in leftovers {
             #expect(name.hasPrefix(".\(url.lastPathComponent).") && name.hasSuffix(".tmp"), "\(label): leftover \(name)")
         }

@@ -193,7 +193,7 @@ struct FileStoreTests {
     }
 
     @Test("a failed write throws StoreError.io, keeps the context's changes and the store's contents",
-          arguments: StoreUnderTest.fileBacked)
+          arguments: StoreUnderTest.wholeFileWriters)
     func failedWrite(store: StoreUnderTest) throws {
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }

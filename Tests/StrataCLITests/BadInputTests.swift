@@ -147,18 +147,14 @@ struct BadInputTests {
         #expect(try scratch.listing() == ["a-folder", "school.xml"])
     }
 
-    @Test("SQLite destinations are not supported by this build")
-    func sqliteDestination() throws {
+    @Test("a destination whose type cannot be told, or an unknown type name")
+    func unknownDestinationType() throws {
         let scratch = try Scratch()
-        let byExtension = scratch.path("school.sqlite")
-        let byName = scratch.path("school.db")
-        let imported = scratch.path("imported.sqlite")
-        expectOneLineFailure(try scratch.run("convert-store", CLI.sampleStore, byExtension, "--model", CLI.model),
-                             mentioning: ["strata: \(byExtension): SQLite stores are not supported by this build"])
-        expectOneLineFailure(try scratch.run("convert-store", CLI.sampleStore, byName, "--model", CLI.model, "--to-type", "sqlite"),
-                             mentioning: ["strata: \(byName): SQLite stores are not supported by this build"])
-        expectOneLineFailure(try scratch.run("import", CLI.sampleDocument, imported, "--model", CLI.model),
-                             mentioning: ["strata: \(imported): SQLite stores are not supported by this build"])
+        let noExtension = scratch.path("school.db")
+        expectOneLineFailure(try scratch.run("convert-store", CLI.sampleStore, noExtension, "--model", CLI.model),
+                             mentioning: ["strata: \(noExtension): cannot tell the store type from the extension"])
+        expectOneLineFailure(try scratch.run("convert-store", CLI.sampleStore, noExtension, "--model", CLI.model, "--to-type", "postgres"),
+                             mentioning: ["strata: --to-type postgres: unknown store type"])
         #expect(try scratch.listing().isEmpty)
     }
 

@@ -51,7 +51,7 @@ enum CLI {
         "Student/p1", "Student/p2", "Student/p3", "Teacher/p4", "Teacher/p5",
     ]
     /// The store types this build can write, by command-line name.
-    static let writableTypes = ["xml", "binary"]
+    static let writableTypes: [String] = ["xml", "binary", "sqlite"]
 
     /// Folders where the build puts executables next to the test binary.
     static var searchedFolders: [URL] {

@@ -120,7 +120,7 @@ struct SuccessPathTests {
         let scratch = try Scratch()
         let destination = scratch.path("imported.\(type)")
         let result = try scratch.succeed("import", CLI.sampleDocument, destination, "--model", CLI.model)
-        let typeName = type == "xml" ? "XML" : "Binary"
+        let typeName = ["xml": "XML", "binary": "Binary", "sqlite": "SQLite"][type] ?? type
         #expect(result.stdout == "\(destination): 12 objects imported into a new \(typeName) store, UUID \(CLI.sampleUUID)\n")
         let exported = try scratch.export(destination)
         #expect(try objectsSection(exported) == objectsSection(scratch.export(CLI.sampleStore)))

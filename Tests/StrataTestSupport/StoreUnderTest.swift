@@ -9,6 +9,11 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
     public let type: StoreType
     /// Whether the store keeps a file (so that a second coordinator can open it).
     public let hasFile: Bool
+    /// Whether every save writes the whole file anew (temporary file, fsync, rename): the atomic
+    /// file stores. The SQLite store changes its file in place, in transactions.
+    public var writesWholeFile: Bool { hasFile && type != .sqlite }
+    /// Files the store keeps beside its own (SQLite's write-ahead log and shared memory).
+    public var sidecarSuffixes: [String] { type == .sqlite ? ["-wal", "-shm", "-journal"] : [] }
 
     /// Every store type, in the order tests report them.
     public static let all: [StoreUnderTest] = {
@@ -17,11 +22,15 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
             StoreUnderTest(type: .inMemory, hasFile: false),
             StoreUnderTest(type: .xml, hasFile: true),
             StoreUnderTest(type: .binary, hasFile: true),
+            StoreUnderTest(type: .sqlite, hasFile: true),
         ]
     }()
 
     /// The store types that keep a file.
     public static var fileBacked: [StoreUnderTest] { all.filter(\.hasFile) }
+
+    /// The store types that write their whole file on every save.
+    public static var wholeFileWriters: [StoreUnderTest] { all.filter(\.writesWholeFile) }
 
     /// The type's name.
     public var description: String { type.rawValue }

@@ -63,17 +63,7 @@ public final class AtomicStore: PersistentStore {
 
     public func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot] {
         let objects = image.withLock { $0.objects }
-        var matches = objects.values.filter { request.entityNames.contains($0.objectID.entityName) }
-        if let predicate = request.predicate {
-            matches = try matches.filter { try predicate.evaluate(with: SnapshotView(snapshot: $0, objects: objects, model: model)) }
-        }
-        matches.sort { ($0.objectID.entityName, $0.objectID.primaryKey ?? 0) < ($1.objectID.entityName, $1.objectID.primaryKey ?? 0) }
-        if !request.sortDescriptors.isEmpty {
-            matches = try request.sortDescriptors.sorted(matches) { SnapshotView(snapshot: $0, objects: objects, model: model) }
-        }
-        let start = min(request.fetchOffset, matches.count)
-        let end = request.fetchLimit > 0 ? min(start + request.fetchLimit, matches.count) : matches.count
-        return Array(matches[start..<end])
+        return try SnapshotQuery.apply(request, to: Array(objects.values), source: objects, model: model)
     }
 
     public func count(_ request: StoreFetchRequest) throws -> Int {

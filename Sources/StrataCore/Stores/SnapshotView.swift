@@ -1,13 +1,41 @@
-/// A snapshot seen through the image that holds it, so that key paths walk across
-/// relationships: what atomic stores evaluate predicates and sort keys on.
-struct SnapshotView: IdentifiedKeyValue {
-    let snapshot: ObjectSnapshot
-    let objects: [ManagedObjectID: ObjectSnapshot]
-    let model: ManagedObjectModel
+/// Where a ``SnapshotView`` finds the objects its key paths lead to: an atomic store's image, or
+/// an incremental store that reads rows on demand.
+public protocol SnapshotSource {
+    /// The snapshot of one object, or nil when there is none.
+    func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot?
+    /// The destinations of a to-many relationship of `snapshot`, in order.
+    func toMany(of snapshot: ObjectSnapshot, relationship: String) throws -> [ManagedObjectID]
+}
 
-    var objectID: ManagedObjectID { snapshot.objectID }
+extension Dictionary: SnapshotSource where Key == ManagedObjectID, Value == ObjectSnapshot {
+    /// The snapshot held under `objectID`.
+    public func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? { self[objectID] }
+    /// The to-many as the snapshot holds it.
+    public func toMany(of snapshot: ObjectSnapshot, relationship: String) throws -> [ManagedObjectID] {
+        snapshot.toMany[relationship] ?? []
+    }
+}
 
-    func value(forKey key: String) throws -> Any? {
+/// A snapshot seen through the store that holds it, so that key paths walk across
+/// relationships: what stores evaluate predicates and sort keys on.
+public struct SnapshotView: IdentifiedKeyValue {
+    /// The snapshot.
+    public let snapshot: ObjectSnapshot
+    /// Where related objects are found.
+    public let source: any SnapshotSource
+    /// The model.
+    public let model: ManagedObjectModel
+
+    /// A view of `snapshot` whose relationships lead into `source`.
+    public init(snapshot: ObjectSnapshot, source: any SnapshotSource, model: ManagedObjectModel) {
+        self.snapshot = snapshot
+        self.source = source
+        self.model = model
+    }
+
+    public var objectID: ManagedObjectID { snapshot.objectID }
+
+    public func value(forKey key: String) throws -> Any? {
         let entityName = snapshot.objectID.entityName
         guard let property = model.entitiesByName[entityName]?.propertiesByName[key] else {
             throw ObjectError.unknownKey(entity: entityName, key: key)
@@ -17,15 +45,37 @@ struct SnapshotView: IdentifiedKeyValue {
             return try snapshot.attributes[key].map { try $0.swiftValue(for: attribute, entity: entityName) }
         case .relationship(let relationship):
             if relationship.isToMany {
-                return (snapshot.toMany[key] ?? []).compactMap { id in objects[id].map(view) } as [Any]
+                return try source.toMany(of: snapshot, relationship: key).compactMap { try source.snapshot(for: $0).map(view) } as [Any]
             }
-            return snapshot.toOne[key].flatMap { objects[$0] }.map(view)
+            return try snapshot.toOne[key].flatMap { try source.snapshot(for: $0) }.map(view)
         case .fetchedProperty:
             return nil
         }
     }
 
     private func view(_ snapshot: ObjectSnapshot) -> SnapshotView {
-        SnapshotView(snapshot: snapshot, objects: objects, model: model)
+        SnapshotView(snapshot: snapshot, source: source, model: model)
+    }
+}
+
+/// A store request's condition, order and range applied in memory: how the atomic stores answer
+/// fetches, and how an incremental store finishes what its query language cannot say, so that
+/// every store gives the same answer.
+public enum SnapshotQuery {
+    /// The candidates of the request's entities that match its predicate, in its order (entity
+    /// name and primary key when it has none, and to break ties), offset and limited.
+    public static func apply(_ request: StoreFetchRequest, to candidates: [ObjectSnapshot],
+                             source: any SnapshotSource, model: ManagedObjectModel) throws -> [ObjectSnapshot] {
+        var matches = candidates.filter { request.entityNames.contains($0.objectID.entityName) }
+        if let predicate = request.predicate {
+            matches = try matches.filter { try predicate.evaluate(with: SnapshotView(snapshot: $0, source: source, model: model)) }
+        }
+        matches.sort { ($0.objectID.entityName, $0.objectID.primaryKey ?? 0) < ($1.objectID.entityName, $1.objectID.primaryKey ?? 0) }
+        if !request.sortDescriptors.isEmpty {
+            matches = try request.sortDescriptors.sorted(matches) { SnapshotView(snapshot: $0, source: source, model: model) }
+        }
+        let start = min(request.fetchOffset, matches.count)
+        let end = request.fetchLimit > 0 ? min(start + request.fetchLimit, matches.count) : matches.count
+        return Array(matches[start..<end])
     }
 }

@@ -1,0 +1,252 @@
+import StrataCore
+
+/// How a model maps onto SQLite tables, following Core Data's conventions (see
+/// `docs/formats/sqlite.md`): one table `Z<ROOT>` per inheritance root holding its sub-entities
+/// too (told apart by `Z_ENT`), a column `Z<NAME>` per attribute and to-one, join tables for
+/// many-to-many and one-way to-many relationships, `Z_FOK_` columns for order.
+struct SQLiteSchema: Sendable {
+    /// Entity codes (`Z_ENT`): roots in name order, each followed by its descendants depth first.
+    let codes: [String: Int64]
+    /// Entity names by code.
+    let namesByCode: [Int64: String]
+    /// Tables by inheritance root name.
+    let tables: [String: Table]
+    /// Where each to-many relationship lives, by entity name then relationship name (sub-entities
+    /// list their inherited relationships too).
+    let toMany: [String: [String: ToManyStorage]]
+    /// The join tables.
+    let joinTables: [JoinTable]
+    /// The model.
+    let model: ManagedObjectModel
+
+    /// One inheritance root's table.
+    struct Table: Sendable {
+        /// `Z<ROOT>`.
+        var name: String
+        /// The root entity.
+        var rootEntity: String
+        /// Attribute columns by attribute name (every attribute of every entity in the tree).
+        var attributeColumns: [String: String]
+        /// Foreign-key columns by to-one relationship name.
+        var toOneColumns: [String: String]
+        /// Order columns (`Z_FOK_<INVERSE>`) by to-one relationship name, for ordered one-to-many.
+        var orderColumns: [String: String]
+        /// Every column after `Z_PK, Z_ENT, Z_OPT`, in table order, with its declared type.
+        var columns: [(name: String, type: String)]
+    }
+
+    /// A join table of a many-to-many or one-way to-many relationship.
+    struct JoinTable: Sendable {
+        /// `Z_<entity code><RELATIONSHIP>`.
+        var name: String
+        /// The column holding the keys of the objects that own ``relationship``.
+        var sourceColumn: String
+        /// The column holding the keys of its destinations.
+        var destinationColumn: String
+        /// The order of destinations within a source, when the naming relationship is ordered.
+        var orderColumn: String?
+        /// The order of sources within a destination, when the inverse is ordered.
+        var inverseOrderColumn: String?
+        /// The entity whose relationship names the table, and the relationship.
+        var entity: String
+        var relationship: String
+        /// The inverse, for many-to-many.
+        var inverse: String?
+    }
+
+    /// Where one to-many relationship's destinations are found.
+    enum ToManyStorage: Sendable {
+        /// A foreign key on the destination's table (the inverse is a to-one).
+        case inverseForeignKey(table: String, column: String, orderColumn: String?)
+        /// A join table; `reversed` when this side reads it from the destination column.
+        case joinTable(index: Int, reversed: Bool)
+    }
+
+    /// Maps `model`.
+    init(model: ManagedObjectModel) {
+        self.model = model
+        var codes: [String: Int64] = [:]
+        var next: Int64 = 1
+        func number(_ name: String) {
+            codes[name] = next
+            next += 1
+            for sub in (model.entity(named: name)?.subentityNames ?? []).sorted() { number(sub) }
+        }
+        let roots = model.entities.filter { $0.superentityName == nil }.map(\.name).sorted()
+        for root in roots { number(root) }
+        self.codes = codes
+        self.namesByCode = Dictionary(uniqueKeysWithValues: codes.map { ($1, $0) })
+
+        var tables: [String: Table] = [:]
+        for root in roots {
+            tables[root] = Table(name: "Z" + root.uppercased(), rootEntity: root, attributeColumns: [:],
+                                 toOneColumns: [:], orderColumns: [:], columns: [])
+        }
+        var toMany: [String: [String: ToManyStorage]] = [:]
+        var joinTables: [JoinTable] = []
+        var joinIndex: [String: Int] = [:]   // "Entity.relationship" → join table
+        // Entities in code order, so columns come out in a stable order.
+        let ordered = model.entities.sorted { (codes[$0.name] ?? 0) < (codes[$1.name] ?? 0) }
+        for entity in ordered {
+            let root = entity.rootEntityName
+            guard var table = tables[root] else { continue }
+            for property in entity.declaredProperties {
+                switch property {
+                case .attribute(let attribute) where !attribute.isTransient:
+                    let column = Self.uniqueColumn("Z" + attribute.name.uppercased(), in: table)
+                    table.attributeColumns[attribute.name] = column
+                    table.columns.append((column, Self.declaredType(attribute.type)))
+                case .relationship(let relationship) where !relationship.isTransient && !relationship.isToMany:
+                    let column = Self.uniqueColumn("Z" + relationship.name.uppercased(), in: table)
+                    table.toOneColumns[relationship.name] = column
+                    table.columns.append((column, "INTEGER"))
+                    if let inverseName = relationship.inverseName,
+                       let inverse = model.entity(named: relationship.destinationEntityName)?.relationship(named: inverseName),
+                       inverse.isToMany, inverse.isOrdered {
+                        let order = Self.uniqueColumn("Z_FOK_" + relationship.name.uppercased(), in: table)
+                        table.orderColumns[relationship.name] = order
+                        table.columns.append((order, "INTEGER"))
+                    }
+                default:
+                    break
+                }
+            }
+            tables[root] = table
+        }
+        for entity in ordered {
+            for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
+                let inverse = relationship.inverseName.flatMap {
+                    model.entity(named: relationship.destinationEntityName)?.relationship(named: $0)
+                }
+                if let inverse, !inverse.isToMany,
+                   let destination = model.entity(named: relationship.destinationEntityName),
+                   let table = tables[destination.rootEntityName], let column = table.toOneColumns[inverse.name] {
+                    toMany[entity.name, default: [:]][relationship.name] =
+                        .inverseForeignKey(table: table.name, column: column, orderColumn: table.orderColumns[inverse.name])
+                    continue
+                }
+                // Join table: shared by both sides of a many-to-many, named after one of them.
+                let owner = Self.declaringEntity(of: relationship.name, from: entity, model: model)
+                if let index = joinIndex["\(owner).\(relationship.name)"] {
+                    let join = joinTables[index]
+                    toMany[entity.name, default: [:]][relationship.name] =
+                        .joinTable(index: index, reversed: !(join.entity == owner && join.relationship == relationship.name))
+                    continue
+                }
+                let destinationEntity = model.entity(named: relationship.destinationEntityName)
+                let inverseOwner = inverse.flatMap { inverse in destinationEntity.map { Self.declaringEntity(of: inverse.name, from: $0, model: model) } }
+                // Core Data names a many-to-many table after the side whose entity comes first,
+                // and for a relationship to its own entity after the name that sorts last.
+                var swapped = false
+                if let inverse, let inverseOwner {
+                    let ownCode = codes[owner] ?? 0, otherCode = codes[inverseOwner] ?? 0
+                    swapped = otherCode < ownCode || (otherCode == ownCode && inverse.name > relationship.name)
+                }
+                let namingEntity = swapped ? inverseOwner ?? owner : owner
+                let namingRelationship = swapped ? inverse ?? relationship : relationship
+                let otherRelationship = swapped ? relationship : inverse
+                let namingCode = codes[namingEntity] ?? 0
+                let destinationCode = codes[namingRelationship.destinationEntityName] ?? 0
+                let sourceColumn = otherRelationship.map { "Z_\(namingCode)\($0.name.uppercased())" }
+                    ?? "Z_\(namingCode)\(namingEntity.uppercased())"
+                var destinationColumn = "Z_\(destinationCode)\(namingRelationship.name.uppercased())"
+                if destinationColumn == sourceColumn { destinationColumn += "1" }
+                let join = JoinTable(
+                    name: "Z_\(namingCode)\(namingRelationship.name.uppercased())",
+                    sourceColumn: sourceColumn, destinationColumn: destinationColumn,
+                    orderColumn: namingRelationship.isOrdered ? "Z_FOK_" + destinationColumn.dropFirst(2) : nil,
+                    inverseOrderColumn: (otherRelationship?.isOrdered ?? false) ? "Z_FOK_" + sourceColumn.dropFirst(2) : nil,
+                    entity: namingEntity, relationship: namingRelationship.name, inverse: otherRelationship?.name)
+                joinTables.append(join)
+                let index = joinTables.count - 1
+                joinIndex["\(namingEntity).\(namingRelationship.name)"] = index
+                if let otherRelationship {
+                    joinIndex["\((swapped ? owner : inverseOwner) ?? owner).\(otherRelationship.name)"] = index
+                }
+                toMany[entity.name, default: [:]][relationship.name] = .joinTable(index: index, reversed: swapped)
+            }
+        }
+        self.tables = tables
+        self.toMany = toMany
+        self.joinTables = joinTables
+    }
+
+    /// The entity that declares `relationship` (the entity itself or an ancestor).
+    private static func declaringEntity(of relationship: String, from entity: EntityDescription, model: ManagedObjectModel) -> String {
+        var current: EntityDescription? = entity
+        var declaring = entity.name
+        while let candidate = current {
+            if candidate.declaredProperties.contains(where: { $0.name == relationship }) { declaring = candidate.name }
+            current = candidate.superentityName.flatMap { model.entity(named: $0) }
+        }
+        return declaring
+    }
+
+    /// `name`, or `name` with a number when a sibling entity already took it.
+    private static func uniqueColumn(_ name: String, in table: Table) -> String {
+        let taken = Set(table.columns.map(\.name)).union(["Z_PK", "Z_ENT", "Z_OPT"])
+        guard taken.contains(name) else { return name }
+        var index = 1
+        while taken.contains("\(name)\(index)") { index += 1 }
+        return "\(name)\(index)"
+    }
+
+    /// The declared column type Core Data uses for an attribute type.
+    static func declaredType(_ type: AttributeType) -> String {
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean: "INTEGER"
+        case .double, .float: "FLOAT"
+        case .decimal: "DECIMAL"
+        case .string, .uri, .objectID: "VARCHAR"
+        case .date: "TIMESTAMP"
+        case .binaryData, .transformable, .uuid: "BLOB"
+        }
+    }
+
+    /// The table of `entity`'s inheritance root.
+    func table(for entity: String) -> Table? {
+        model.entity(named: entity).flatMap { tables[$0.rootEntityName] }
+    }
+
+    /// Every statement that creates the schema.
+    var createStatements: [String] {
+        var statements: [String] = []
+        for table in tables.values.sorted(by: { $0.name < $1.name }) {
+            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.map { "\($0.name) \($0.type)" }
+            statements.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
+            statements.append("CREATE INDEX \(table.name)_Z_ENT_INDEX ON \(table.name) (Z_ENT)")
+            for column in table.toOneColumns.values.sorted() {
+                statements.append("CREATE INDEX \(table.name)_\(column)_INDEX ON \(table.name) (\(column))")
+            }
+            for entity in model.entities where entity.rootEntityName == table.rootEntity {
+                for attribute in entity.attributes where attribute.isIndexed && !attribute.isTransient {
+                    guard let column = table.attributeColumns[attribute.name], entity.declaredProperties.contains(where: { $0.name == attribute.name }) else { continue }
+                    statements.append("CREATE INDEX \(table.name)_\(column)_INDEX ON \(table.name) (\(column))")
+                }
+                for constraint in entity.uniquenessConstraints {
+                    let columns = constraint.compactMap { table.attributeColumns[$0] ?? table.toOneColumns[$0] }
+                    guard columns.count == constraint.count, !columns.isEmpty else { continue }
+                    statements.append("CREATE UNIQUE INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_")) ON \(table.name) (\(columns.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", ")))")
+                }
+                for index in entity.indexes {
+                    let columns = index.elements.compactMap { element in
+                        (table.attributeColumns[element.property] ?? table.toOneColumns[element.property]).map { "\($0) COLLATE BINARY \(element.ascending ? "ASC" : "DESC")" }
+                    }
+                    guard columns.count == index.elements.count, !columns.isEmpty else { continue }
+                    statements.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(table.name) (\(columns.joined(separator: ", ")))")
+                }
+            }
+        }
+        for join in joinTables {
+            var columns = ["\(join.sourceColumn) INTEGER", "\(join.destinationColumn) INTEGER"]
+            if let order = join.orderColumn { columns.append("\(order) INTEGER") }
+            if let order = join.inverseOrderColumn { columns.append("\(order) INTEGER") }
+            columns.append("PRIMARY KEY (\(join.sourceColumn), \(join.destinationColumn))")
+            statements.append("CREATE TABLE \(join.name) ( \(columns.joined(separator: ", ")) )")
+            statements.append("CREATE INDEX \(join.name)_\(join.destinationColumn)_INDEX ON \(join.name) (\(join.destinationColumn), \(join.sourceColumn))")
+        }
+        statements.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+        statements.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        return statements
+    }
+}

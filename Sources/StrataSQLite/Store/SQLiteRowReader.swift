@@ -1,0 +1,201 @@
+import Foundation
+import StrataCore
+
+/// Reads rows into snapshots: one object, the objects of some entities, a to-many's destinations,
+/// or everything. Lives for one call under the store's lock; caches what it read.
+final class SQLiteRowReader: SnapshotSource {
+    private let connection: SQLiteConnection
+    private let schema: SQLiteSchema
+    private let storeIdentifier: String
+    private var cache: [ManagedObjectID: ObjectSnapshot] = [:]
+
+    init(connection: SQLiteConnection, schema: SQLiteSchema, storeIdentifier: String) {
+        self.connection = connection
+        self.schema = schema
+        self.storeIdentifier = storeIdentifier
+    }
+
+    private var file: String { connection.path }
+
+    /// `Z_PK, Z_ENT, Z_OPT, <every column>` of `table`.
+    private func selectList(_ table: SQLiteSchema.Table) -> String {
+        (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).joined(separator: ", ")
+    }
+
+    private func id(_ entity: String, _ key: Int64) -> ManagedObjectID {
+        ManagedObjectID(entityName: entity, storeIdentifier: storeIdentifier, primaryKey: key)
+    }
+
+    /// The entity of the row `key` in the tree of `entity`: `entity` itself when it has no
+    /// sub-entities, else the row's `Z_ENT`.
+    private func entityOfRow(_ key: Int64, kindOf entity: String) throws -> String? {
+        guard let description = schema.model.entity(named: entity) else { return nil }
+        if description.subentityNames.isEmpty { return entity }
+        guard let table = schema.tables[description.rootEntityName],
+              case .integer(let code)? = try connection.scalar("SELECT Z_ENT FROM \(table.name) WHERE Z_PK = ?", [.integer(key)]) else {
+            return nil
+        }
+        return schema.namesByCode[code]
+    }
+
+    /// The snapshot in the current row of `statement` (selected with ``selectList(_:)``).
+    private func snapshot(_ row: SQLiteStatement, _ table: SQLiteSchema.Table, resolvingToOnes: Bool = true) throws -> ObjectSnapshot {
+        let key = row.int64(0)
+        guard let entityName = schema.namesByCode[row.int64(1)], let entity = schema.model.entity(named: entityName) else {
+            throw StoreError.corruptStore(file: file, offset: nil, reason: "\(table.name) row \(key) has unknown Z_ENT \(row.int64(1))")
+        }
+        var snapshot = ObjectSnapshot(objectID: id(entityName, key), version: row.int64(2))
+        let positions = columnPositions(table)
+        for attribute in entity.attributes where !attribute.isTransient {
+            guard let column = table.attributeColumns[attribute.name], let position = positions[column] else { continue }
+            do {
+                if let value = try SQLiteValueCoding.decode(row.value(position), as: attribute.type) {
+                    snapshot.attributes[attribute.name] = value
+                }
+            } catch {
+                throw StoreError.corruptStore(file: file, offset: nil,
+                                              reason: "\(entityName) row \(key), attribute '\(attribute.name)': \(error.description)")
+            }
+        }
+        for relationship in entity.relationships where !relationship.isToMany && !relationship.isTransient {
+            guard let column = table.toOneColumns[relationship.name], let position = positions[column], !row.isNull(position) else { continue }
+            let destinationKey = row.int64(position)
+            if resolvingToOnes {
+                if let destination = try entityOfRow(destinationKey, kindOf: relationship.destinationEntityName) {
+                    snapshot.toOne[relationship.name] = id(destination, destinationKey)
+                }
+            } else {
+                snapshot.toOne[relationship.name] = id(relationship.destinationEntityName, destinationKey)
+            }
+        }
+        return snapshot
+    }
+
+    private var positionCache: [String: [String: Int]] = [:]
+
+    private func columnPositions(_ table: SQLiteSchema.Table) -> [String: Int] {
+        if let cached = positionCache[table.name] { return cached }
+        var positions: [String: Int] = [:]
+        for (index, column) in table.columns.enumerated() { positions[column.name] = index + 3 }
+        positionCache[table.name] = positions
+        return positions
+    }
+
+    /// The entity codes of `entityNames`, by the table that holds them.
+    private func codesByTable(_ entityNames: Set<String>) -> [(SQLiteSchema.Table, [Int64])] {
+        var grouped: [String: [Int64]] = [:]
+        for name in entityNames {
+            guard let entity = schema.model.entity(named: name), let code = schema.codes[name] else { continue }
+            grouped[entity.rootEntityName, default: []].append(code)
+        }
+        return grouped.keys.sorted().compactMap { root in schema.tables[root].map { ($0, grouped[root, default: []].sorted()) } }
+    }
+
+    /// Every object of the entities `entityNames` (each named entity exactly, not its
+    /// sub-entities unless they are named too), to-manys not loaded.
+    func snapshots(ofEntities entityNames: Set<String>) throws -> [ObjectSnapshot] {
+        var result: [ObjectSnapshot] = []
+        for (table, codes) in codesByTable(entityNames) {
+            let marks = codes.map { _ in "?" }.joined(separator: ", ")
+            let sql = "SELECT \(selectList(table)) FROM \(table.name) WHERE Z_ENT IN (\(marks)) ORDER BY Z_PK"
+            let statement = try connection.statement(sql)
+            try statement.forEachRow(codes.map { .integer($0) }) { row in
+                let snapshot = try snapshot(row, table)
+                cache[snapshot.objectID] = snapshot
+                result.append(snapshot)
+            }
+            statement.reset()
+        }
+        return result
+    }
+
+    /// How many objects the entities `entityNames` have.
+    func count(ofEntities entityNames: Set<String>) throws -> Int {
+        var total = 0
+        for (table, codes) in codesByTable(entityNames) {
+            let marks = codes.map { _ in "?" }.joined(separator: ", ")
+            if case .integer(let count)? = try connection.scalar("SELECT count(*) FROM \(table.name) WHERE Z_ENT IN (\(marks))", codes.map { .integer($0) }) {
+                total += Int(count)
+            }
+        }
+        return total
+    }
+
+    /// One object's snapshot, to-manys not loaded; nil when the row does not exist or is of
+    /// another entity.
+    func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
+        if let cached = cache[objectID] { return cached }
+        guard objectID.storeIdentifier == storeIdentifier, let key = objectID.primaryKey,
+              let table = schema.table(for: objectID.entityName) else { return nil }
+        let statement = try connection.statement("SELECT \(selectList(table)) FROM \(table.name) WHERE Z_PK = ?")
+        try statement.bind([.integer(key)])
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        let found = try snapshot(statement, table)
+        guard found.objectID == objectID else { return nil }
+        cache[objectID] = found
+        return found
+    }
+
+    func toMany(of snapshot: ObjectSnapshot, relationship: String) throws -> [ManagedObjectID] {
+        if let loaded = snapshot.toMany[relationship] { return loaded }
+        return try relatedObjectIDs(of: snapshot.objectID, relationship: relationship)
+    }
+
+    /// The destinations of one object's to-many, in order (ordered relationships by their order
+    /// column; others in the order they were written).
+    func relatedObjectIDs(of objectID: ManagedObjectID, relationship name: String) throws -> [ManagedObjectID] {
+        guard let key = objectID.primaryKey, let storage = schema.toMany[objectID.entityName]?[name],
+              let relationship = schema.model.entity(named: objectID.entityName)?.relationship(named: name),
+              let destinationRoot = schema.table(for: relationship.destinationEntityName) else { return [] }
+        let sql: String
+        switch storage {
+        case let .inverseForeignKey(table, column, orderColumn):
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
+        case let .joinTable(index, reversed):
+            let join = schema.joinTables[index]
+            let (mine, theirs, order) = reversed
+                ? (join.destinationColumn, join.sourceColumn, join.inverseOrderColumn)
+                : (join.sourceColumn, join.destinationColumn, join.orderColumn)
+            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(join.name) j JOIN \(destinationRoot.name) d ON d.Z_PK = j.\(theirs) WHERE j.\(mine) = ? ORDER BY \(order.map { "j.\($0), " } ?? "")j.rowid"
+        }
+        return try connection.rows(sql, [.integer(key)]) { row in
+            (row.int64(0), row.int64(1))
+        }.compactMap { key, code in schema.namesByCode[code].map { id($0, key) } }
+    }
+
+    /// Everything the store holds, every to-many loaded.
+    func image(metadata: [String: PropertyListValue]) throws -> StoreImage {
+        var objects: [ManagedObjectID: ObjectSnapshot] = [:]
+        var byKey: [String: [Int64: ManagedObjectID]] = [:]   // root → key → ID
+        for table in schema.tables.values {
+            let statement = try connection.statement("SELECT \(selectList(table)) FROM \(table.name) ORDER BY Z_PK")
+            try statement.forEachRow { row in
+                let found = try snapshot(row, table, resolvingToOnes: false)
+                objects[found.objectID] = found
+                byKey[table.rootEntity, default: [:]][row.int64(0)] = found.objectID
+            }
+            statement.reset()
+        }
+        // To-ones were read with their declared destination entity; give them the real one.
+        for (id, var snapshot) in objects where !snapshot.toOne.isEmpty {
+            for (name, destination) in snapshot.toOne {
+                let root = schema.model.entity(named: destination.entityName)?.rootEntityName ?? destination.entityName
+                snapshot.toOne[name] = destination.primaryKey.flatMap { byKey[root]?[$0] }
+            }
+            objects[id] = snapshot
+        }
+        for (id, var snapshot) in objects {
+            for relationship in schema.model.entity(named: id.entityName)?.relationships ?? [] where relationship.isToMany && !relationship.isTransient {
+                snapshot.toMany[relationship.name] = try relatedObjectIDs(of: id, relationship: relationship.name)
+            }
+            objects[id] = snapshot
+        }
+        var nextKeys: [String: Int64] = [:]
+        for (name, max) in try connection.rows("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY", [], { ($0.text(0) ?? "", $0.int64(1)) }) {
+            guard schema.tables[name] != nil else { continue }
+            nextKeys[name] = max + 1
+        }
+        return StoreImage(identifier: storeIdentifier, metadata: metadata, objects: objects, nextPrimaryKeys: nextKeys)
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import StrataCore
+
+/// Writes saves into rows: inserts, updates with optimistic locking on `Z_OPT`, deletes, and
+/// to-many relationships into foreign keys, order columns and join tables. Runs inside the
+/// store's transaction, so a save lands whole or not at all.
+struct SQLiteRowWriter {
+    let connection: SQLiteConnection
+    let schema: SQLiteSchema
+    let storeIdentifier: String
+    let file: String
+
+    private func table(_ id: ManagedObjectID) throws -> SQLiteSchema.Table {
+        guard let table = schema.table(for: id.entityName), schema.codes[id.entityName] != nil else {
+            throw StoreError.noStoreForEntity(id.entityName)
+        }
+        return table
+    }
+
+    private func key(_ id: ManagedObjectID) throws -> Int64 {
+        guard let key = id.primaryKey, id.storeIdentifier == storeIdentifier else { throw StoreError.missingObject(id) }
+        return key
+    }
+
+    /// The stored `Z_OPT` and entity of a row, or nil when there is no such row.
+    private func stored(_ id: ManagedObjectID) throws -> Int64? {
+        let table = try table(id)
+        let row = try connection.rows("SELECT Z_OPT, Z_ENT FROM \(table.name) WHERE Z_PK = ?", [.integer(try key(id))]) {
+            ($0.int64(0), $0.int64(1))
+        }.first
+        guard let row, schema.namesByCode[row.1] == id.entityName else { return nil }
+        return row.0
+    }
+
+    /// Applies a save: refuses it whole with a merge conflict when any updated or deleted row's
+    /// `Z_OPT` moved on since it was read.
+    func apply(_ request: StoreSaveRequest) throws {
+        var conflicts: [MergeConflict] = []
+        let reader = SQLiteRowReader(connection: connection, schema: schema, storeIdentifier: storeIdentifier)
+        for snapshot in request.updated {
+            let current = try stored(snapshot.objectID)
+            if current != snapshot.version {
+                conflicts.append(MergeConflict(objectID: snapshot.objectID, cachedVersion: snapshot.version, databaseVersion: current,
+                                               databaseSnapshot: try reader.snapshot(for: snapshot.objectID), objectSnapshot: snapshot))
+            }
+        }
+        for deletion in request.deleted {
+            let current = try stored(deletion.objectID)
+            if current != deletion.version {
+                conflicts.append(MergeConflict(objectID: deletion.objectID, cachedVersion: deletion.version, databaseVersion: current,
+                                               databaseSnapshot: try reader.snapshot(for: deletion.objectID), objectSnapshot: nil))
+            }
+        }
+        guard conflicts.isEmpty else { throw StoreError.mergeConflict(conflicts) }
+        for snapshot in request.inserted {
+            let table = try table(snapshot.objectID)
+            if case .integer? = try connection.scalar("SELECT Z_ENT FROM \(table.name) WHERE Z_PK = ?", [.integer(try key(snapshot.objectID))]) {
+                throw StoreError.duplicateObject(snapshot.objectID)
+            }
+            try insert(snapshot)
+        }
+        for snapshot in request.updated {
+            var next = snapshot
+            next.version = snapshot.version &+ 1
+            try update(next)
+        }
+        for snapshot in request.inserted + request.updated {
+            try writeToMany(snapshot)
+        }
+        for deletion in request.deleted {
+            try delete(deletion.objectID)
+        }
+    }
+
+    /// The column values of a snapshot's attributes and to-ones, in table column order (NULL for
+    /// columns of other entities of the tree, and for order columns, set by the to-many side).
+    private func columnValues(_ snapshot: ObjectSnapshot, _ table: SQLiteSchema.Table) throws -> [SQLiteValue] {
+        var byColumn: [String: SQLiteValue] = [:]
+        for (name, value) in snapshot.attributes {
+            if let column = table.attributeColumns[name] { byColumn[column] = SQLiteValueCoding.encode(value) }
+        }
+        for (name, destination) in snapshot.toOne {
+            guard let column = table.toOneColumns[name] else { continue }
+            byColumn[column] = .integer(try key(destination))
+        }
+        return table.columns.map { byColumn[$0.name] ?? .null }
+    }
+
+    private func insert(_ snapshot: ObjectSnapshot) throws {
+        let table = try table(snapshot.objectID)
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
+        let marks = names.map { _ in "?" }.joined(separator: ", ")
+        let sql = "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(marks))"
+        let key = try key(snapshot.objectID)
+        try connection.run(sql, [.integer(key), .integer(schema.codes[snapshot.objectID.entityName] ?? 0), .integer(snapshot.version)]
+                           + (try columnValues(snapshot, table)))
+        try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_NAME = ?", [.integer(key), .text(table.rootEntity)])
+    }
+
+    private func update(_ snapshot: ObjectSnapshot) throws {
+        let table = try table(snapshot.objectID)
+        // Order columns belong to the to-many side: keep them out of the update.
+        let orderColumns = Set(table.orderColumns.values)
+        let columns = table.columns.filter { !orderColumns.contains($0.name) }
+        let values = try columnValues(snapshot, table)
+        let assignments = (["Z_OPT = ?"] + columns.map { "\($0.name) = ?" }).joined(separator: ", ")
+        let kept = zip(table.columns, values).filter { !orderColumns.contains($0.0.name) }.map(\.1)
+        try connection.run("UPDATE \(table.name) SET \(assignments) WHERE Z_PK = ?",
+                           [.integer(snapshot.version)] + kept + [.integer(try key(snapshot.objectID))])
+        guard connection.changes == 1 else { throw StoreError.missingObject(snapshot.objectID) }
+    }
+
+    /// Writes the to-manys a snapshot carries (absent ones are unchanged).
+    private func writeToMany(_ snapshot: ObjectSnapshot) throws {
+        let owner = try key(snapshot.objectID)
+        for (name, destinations) in snapshot.toMany {
+            guard let storage = schema.toMany[snapshot.objectID.entityName]?[name] else { continue }
+            switch storage {
+            case let .inverseForeignKey(table, column, orderColumn):
+                for (index, destination) in destinations.enumerated() {
+                    if let orderColumn {
+                        try connection.run("UPDATE \(table) SET \(column) = ?, \(orderColumn) = ? WHERE Z_PK = ?",
+                                           [.integer(owner), .integer(Int64(index + 1)), .integer(try key(destination))])
+                    } else {
+                        try connection.run("UPDATE \(table) SET \(column) = ? WHERE Z_PK = ?", [.integer(owner), .integer(try key(destination))])
+                    }
+                }
+            case let .joinTable(index, reversed):
+                let join = schema.joinTables[index]
+                let (mine, theirs, order) = reversed
+                    ? (join.destinationColumn, join.sourceColumn, join.inverseOrderColumn)
+                    : (join.sourceColumn, join.destinationColumn, join.orderColumn)
+                let wanted = try destinations.map { try key($0) }
+                let keep = Set(wanted)
+                let existing = try connection.rows("SELECT \(theirs) FROM \(join.name) WHERE \(mine) = ?", [.integer(owner)]) { $0.int64(0) }
+                for gone in existing where !keep.contains(gone) {
+                    try connection.run("DELETE FROM \(join.name) WHERE \(mine) = ? AND \(theirs) = ?", [.integer(owner), .integer(gone)])
+                }
+                let present = Set(existing)
+                for (position, destination) in wanted.enumerated() {
+                    if let order {
+                        try connection.run("""
+                            INSERT INTO \(join.name) (\(mine), \(theirs), \(order)) VALUES (?, ?, ?) \
+                            ON CONFLICT (\(join.sourceColumn), \(join.destinationColumn)) DO UPDATE SET \(order) = excluded.\(order)
+                            """, [.integer(owner), .integer(destination), .integer(Int64(position + 1))])
+                    } else if !present.contains(destination) {
+                        try connection.run("INSERT OR IGNORE INTO \(join.name) (\(mine), \(theirs)) VALUES (?, ?)",
+                                           [.integer(owner), .integer(destination)])
+                    }
+                }
+            }
+        }
+    }
+
+    private func delete(_ id: ManagedObjectID) throws {
+        let table = try table(id)
+        let key = try key(id)
+        try connection.run("DELETE FROM \(table.name) WHERE Z_PK = ?", [.integer(key)])
+        for join in schema.joinTables {
+            let sourceRoot = schema.model.entity(named: join.entity)?.rootEntityName
+            let destinationRoot = schema.model.entity(named: join.entity)?.relationship(named: join.relationship)
+                .flatMap { schema.model.entity(named: $0.destinationEntityName)?.rootEntityName }
+            if sourceRoot == table.rootEntity {
+                try connection.run("DELETE FROM \(join.name) WHERE \(join.sourceColumn) = ?", [.integer(key)])
+            }
+            if destinationRoot == table.rootEntity {
+                try connection.run("DELETE FROM \(join.name) WHERE \(join.destinationColumn) = ?", [.integer(key)])
+            }
+        }
+    }
+
+    /// Replaces every row with the objects of `image`, its primary-key counters included.
+    func replaceAll(with image: StoreImage) throws {
+        for table in schema.tables.values { try connection.run("DELETE FROM \(table.name)") }
+        for join in schema.joinTables { try connection.run("DELETE FROM \(join.name)") }
+        try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = 0")
+        let ordered = image.orderedObjects
+        for snapshot in ordered { try insert(snapshot) }
+        for snapshot in ordered { try writeToMany(snapshot) }
+        for (root, next) in image.nextPrimaryKeys where schema.tables[root] != nil {
+            try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_NAME = ?", [.integer(next - 1), .text(root)])
+        }
+    }
+}
