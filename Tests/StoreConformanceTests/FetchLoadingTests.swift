@@ -135,6 +135,14 @@ struct FetchLoadingTests {
         #expect(counting.singleSnapshots == 1)
         #expect(objects[4].isFault)
 
+        // Dictionaries and sorted merges read values whatever the request says.
+        var dictionaries = request
+        dictionaries.propertiesToFetch = ["rating"]
+        #expect(try context.fetchDictionaries(dictionaries).map { $0["rating"] as? Int32 } == [1, 2, 3, 4, 5])
+        try context.insert("Mood", ["date": Date(timeIntervalSinceReferenceDate: -Self.day), "rating": 9])
+        #expect(try context.fetchObjectIDs(request).count == 6)
+        #expect(try context.fetchDictionaries(dictionaries).map { $0["rating"] as? Int32 } == [9, 1, 2, 3, 4, 5])
+
         // returnsObjectsAsFaults: Strata fills objects from the rows the fetch read either way.
         let fresh = ManagedObjectContext(coordinator: coordinator)
         var faults = FetchRequest(entityName: "Mood")

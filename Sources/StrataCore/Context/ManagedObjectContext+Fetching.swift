@@ -131,6 +131,7 @@ extension ManagedObjectContext {
         processPendingChanges()
         let plan = try DictionaryFetch(request, model: model)
         var rowRequest = request
+        rowRequest.includesPropertyValues = true  // the dictionaries are made of the rows' values
         if plan.aggregates || plan.distinct {
             // Grouping, distinct, order of groups, offset and limit happen after the rows are read.
             rowRequest.fetchOffset = 0
