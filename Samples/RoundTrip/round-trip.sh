@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Strata round trip: the sample store (school.xml, model School.xcdatamodeld) converted
-# through every store format this build has, inspected at each step, exported from each copy;
+# through every store format (XML → binary → SQLite → XML), inspected at each step, exported from each copy;
 # the exports must be identical byte for byte.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,8 +23,13 @@ step "strata convert-store $SOURCE school.binary"
 "$STRATA" inspect "$WORK/school.binary" --model "$MODEL"
 "$STRATA" export "$WORK/school.binary" --model "$MODEL" --output "$WORK/from-binary.json"
 
-step "strata convert-store school.binary school.xml"
-"$STRATA" convert-store "$WORK/school.binary" "$WORK/school.xml" --model "$MODEL"
+step "strata convert-store school.binary school.sqlite"
+"$STRATA" convert-store "$WORK/school.binary" "$WORK/school.sqlite" --model "$MODEL"
+"$STRATA" inspect "$WORK/school.sqlite" --model "$MODEL"
+"$STRATA" export "$WORK/school.sqlite" --model "$MODEL" --output "$WORK/from-sqlite.json"
+
+step "strata convert-store school.sqlite school.xml"
+"$STRATA" convert-store "$WORK/school.sqlite" "$WORK/school.xml" --model "$MODEL"
 "$STRATA" inspect "$WORK/school.xml" --model "$MODEL"
 "$STRATA" export "$WORK/school.xml" --model "$MODEL" --output "$WORK/from-xml-again.json"
 
@@ -39,6 +44,7 @@ cmp "$WORK/from-xml.json" "$WORK/from-xml-again.json"
 # with their refs and primary keys, are identical byte for byte.
 objects() { sed -n '/"objects"/,$p' "$1"; }
 cmp <(objects "$WORK/from-xml.json") <(objects "$WORK/from-binary.json")
+cmp <(objects "$WORK/from-xml.json") <(objects "$WORK/from-sqlite.json")
 cmp <(objects "$WORK/from-xml.json") <(objects "$WORK/from-import.json")
 echo "the exports of every copy hold identical objects, primary keys and store UUID"
 
