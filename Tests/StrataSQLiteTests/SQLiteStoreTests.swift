@@ -1,0 +1,211 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+@testable import StrataSQLite
+
+/// What only the SQLite store has: Core Data's schema as another tool sees it, transactions that
+/// roll back, and files that are not stores.
+@Suite("SQLite store")
+struct SQLiteStoreTests {
+    /// Runs the `sqlite3` shell on `file` and returns its output lines.
+    private func sqlite3(_ file: URL, _ sql: String) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sqlite3", file.path, sql]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "sqlite3 failed on \(sql)")
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// The School model: Person (abstract) → Student, Teacher; Course ⇄ Student many-to-many;
+    /// Course → Lesson ordered one-to-many; Course.code unique.
+    private func schoolModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Person", isAbstract: true) {
+                Attribute("name", .string, optional: false)
+            }
+            EntityDescription("Student", parent: "Person") {
+                Attribute("year", .integer16)
+                Relationship("courses", toMany: "Course", inverse: "students")
+                Relationship("teacher", to: "Teacher", inverse: "students")
+            }
+            EntityDescription("Teacher", parent: "Person") {
+                Attribute("salary", .decimal)
+                Relationship("students", toMany: "Student", inverse: "teacher")
+            }
+            EntityDescription("Course", uniquenessConstraints: [["code"]]) {
+                Attribute("code", .string, optional: false)
+                Relationship("students", toMany: "Student", inverse: "courses")
+                Relationship("lessons", toMany: "Lesson", inverse: "course", ordered: true)
+            }
+            EntityDescription("Lesson") {
+                Attribute("topic", .string)
+                Relationship("course", to: "Course", inverse: "lessons")
+            }
+        }
+    }
+
+    private func open(_ url: URL, model: ManagedObjectModel) throws -> (PersistentStoreCoordinator, ManagedObjectContext) {
+        StoreType.registerBuiltInTypes()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        return (coordinator, ManagedObjectContext(coordinator: coordinator))
+    }
+
+    @Test("the file has Core Data's tables, columns, keys and metadata, as the sqlite3 tool sees them")
+    func schemaFromOutside() throws {
+        let model = try schoolModel()
+        let url = try TemporaryFolder.make().appendingPathComponent("school.sqlite")
+        do {
+            let (_, context) = try open(url, model: model)
+            let course = try context.insertNewObject(forEntityName: "Course")
+            try course.setValue("MTH101", forKey: "code")
+            let ada = try context.insertNewObject(forEntityName: "Student")
+            try ada.setValue("Ada", forKey: "name")
+            try ada.setValue(Int16(11), forKey: "year")
+            try ada.add(course, to: "courses")
+            let karl = try context.insertNewObject(forEntityName: "Teacher")
+            try karl.setValue("Karl", forKey: "name")
+            try karl.setValue(Decimal(string: "61234.56"), forKey: "salary")
+            try ada.setValue(karl, forKey: "teacher")
+            for topic in ["Limits", "Series"] {
+                let lesson = try context.insertNewObject(forEntityName: "Lesson")
+                try lesson.setValue(topic, forKey: "topic")
+                try course.insert(lesson, at: 0, in: "lessons")
+            }
+            try context.save()
+        }
+        let tables = try sqlite3(url, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        #expect(tables == ["ZCOURSE", "ZLESSON", "ZPERSON", "Z_1STUDENTS", "Z_METADATA", "Z_PRIMARYKEY"])
+        #expect(try sqlite3(url, "SELECT name FROM pragma_table_info('ZPERSON')")
+                == ["Z_PK", "Z_ENT", "Z_OPT", "ZNAME", "ZYEAR", "ZTEACHER", "ZSALARY"])
+        #expect(try sqlite3(url, "SELECT name FROM pragma_table_info('ZLESSON')") == ["Z_PK", "Z_ENT", "Z_OPT", "ZTOPIC", "ZCOURSE", "Z_FOK_COURSE"])
+        #expect(try sqlite3(url, "SELECT name FROM pragma_table_info('Z_1STUDENTS')") == ["Z_1COURSES", "Z_4STUDENTS"])
+        #expect(try sqlite3(url, "SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+                == ["1|Course|0|1", "2|Lesson|0|2", "3|Person|0|2", "4|Student|3|0", "5|Teacher|3|0"])
+        #expect(try sqlite3(url, "SELECT Z_ENT, ZNAME, ZYEAR, ZTEACHER, ZSALARY FROM ZPERSON ORDER BY Z_PK")
+                == ["4|Ada|11|2|", "5|Karl|||61234.56"])
+        // Inserted at position 0 each time: Series first, then Limits.
+        #expect(try sqlite3(url, "SELECT ZTOPIC, ZCOURSE, Z_FOK_COURSE FROM ZLESSON ORDER BY Z_FOK_COURSE") == ["Series|1|1", "Limits|1|2"])
+        #expect(try sqlite3(url, "SELECT Z_1COURSES, Z_4STUDENTS FROM Z_1STUDENTS") == ["1|1"])
+        #expect(try sqlite3(url, "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'Z_Course_UNIQUE%'") == ["Z_Course_UNIQUE_code"])
+        #expect(try sqlite3(url, "PRAGMA journal_mode") == ["wal"])
+        let uuid = try #require(try sqlite3(url, "SELECT Z_UUID FROM Z_METADATA").first)
+        let metadata = try SQLiteStore.readMetadata(at: url)
+        #expect(metadata[StoreMetadataKey.storeUUID] == .string(uuid))
+        #expect(metadata[StoreMetadataKey.storeType] == .string("SQLite"))
+        #expect(metadata[StoreMetadataKey.modelVersionHashes] == .dictionary(model.entityVersionHashesByName.mapValues { .data($0) }))
+        #expect(try StoreType.detect(at: url) == .sqlite)
+    }
+
+    @Test("a save that breaks a uniqueness constraint half-way changes nothing and keeps the context's changes")
+    func failedSaveRollsBack() throws {
+        let model = try schoolModel()
+        let url = try TemporaryFolder.make().appendingPathComponent("school.sqlite")
+        let (coordinator, context) = try open(url, model: model)
+        let first = try context.insertNewObject(forEntityName: "Course")
+        try first.setValue("MTH101", forKey: "code")
+        try context.save()
+
+        let renamed = try context.existingObject(with: first.objectID)
+        try renamed.setValue("PHY110", forKey: "code")
+        let fresh = try context.insertNewObject(forEntityName: "Course")
+        try fresh.setValue("ART100", forKey: "code")
+        let clash = try context.insertNewObject(forEntityName: "Course")
+        try clash.setValue("ART100", forKey: "code")
+        #expect(throws: StoreError.self) { try context.save() }
+        #expect(context.hasChanges)
+        #expect(context.insertedObjects.count == 2)
+        #expect(context.updatedObjects.contains(renamed))
+
+        let other = ManagedObjectContext(coordinator: coordinator)
+        let codes = try other.fetch(FetchRequest(entityName: "Course")).map { try $0.value(forKey: "code") as? String }
+        #expect(codes == ["MTH101"], "the store holds what it held before the failed save")
+        #expect(try sqlite3(url, "SELECT count(*) FROM ZCOURSE") == ["1"])
+
+        try clash.setValue("ART200", forKey: "code")
+        try context.save()
+        #expect(try sqlite3(url, "SELECT ZCODE FROM ZCOURSE ORDER BY Z_PK") == ["PHY110", "ART100", "ART200"])
+    }
+
+    @Test("SQL in values is data: quotes, semicolons and comments are stored as written")
+    func sqlInValues() throws {
+        let model = try schoolModel()
+        let url = try TemporaryFolder.make().appendingPathComponent("school.sqlite")
+        let hostile = "x'); DROP TABLE ZCOURSE; -- \" ` \\ \u{0} ;"
+        let (_, context) = try open(url, model: model)
+        let course = try context.insertNewObject(forEntityName: "Course")
+        try course.setValue(hostile, forKey: "code")
+        try context.save()
+        let reader = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
+        let found = try reader.fetch(FetchRequest(entityName: "Course", predicate: try ObjectPredicate(format: "code == %@", hostile)))
+        #expect(found.count == 1)
+        #expect(try found.first?.value(forKey: "code") as? String == hostile)
+        #expect(try sqlite3(url, "SELECT count(*) FROM ZCOURSE") == ["1"])
+    }
+
+    @Test("a file that is not a database, a foreign database or a truncated store is a typed error")
+    func notAStore() throws {
+        let model = try schoolModel()
+        let folder = try TemporaryFolder.make()
+        StoreType.registerBuiltInTypes()
+
+        let text = folder.appendingPathComponent("text.sqlite")
+        try Data(String(repeating: "not a database ", count: 100).utf8).write(to: text)
+        #expect { try SQLiteStore(description: StoreDescription(type: .sqlite, url: text, model: model)) } throws: { error in
+            guard case StoreError.corruptStore(let file, _, _) = error else { return false }
+            return file == text.path
+        }
+
+        let foreign = folder.appendingPathComponent("foreign.sqlite")
+        _ = try sqlite3(foreign, "CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('x');")
+        #expect { try SQLiteStore(description: StoreDescription(type: .sqlite, url: foreign, model: model)) } throws: { error in
+            guard case StoreError.corruptStore(_, _, let reason) = error else { return false }
+            return reason.contains("not a Core Data store")
+        }
+        #expect(try sqlite3(foreign, "SELECT name FROM people") == ["x"], "a foreign database is left as it was")
+
+        let store = folder.appendingPathComponent("store.sqlite")
+        do {
+            let (_, context) = try open(store, model: model)
+            for index in 0..<200 {
+                let course = try context.insertNewObject(forEntityName: "Course")
+                try course.setValue("C\(index)", forKey: "code")
+            }
+            try context.save()
+        }
+        _ = try sqlite3(store, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;")
+        let bytes = try Data(contentsOf: store)
+        // (An empty file is an empty database, which opens as a new store, as in Core Data.)
+        for length in [50, 100, 512, 4096, bytes.count / 2] where length < bytes.count {
+            let truncated = folder.appendingPathComponent("truncated-\(length).sqlite")
+            try bytes.prefix(length).write(to: truncated)
+            do {
+                let opened = try SQLiteStore(description: StoreDescription(type: .sqlite, url: truncated, model: model))
+                // A cut that leaves the schema readable shows up when the rows are read.
+                _ = try opened.fetch(StoreFetchRequest(entityNames: ["Course"]))
+                Issue.record("a store cut at \(length) of \(bytes.count) bytes read without error")
+            } catch let error as StoreError {
+                #expect(!error.description.isEmpty)
+            }
+        }
+    }
+
+    @Test("another model version is refused by name, without touching the file")
+    func incompatibleModel() throws {
+        let url = try TemporaryFolder.make().appendingPathComponent("school.sqlite")
+        _ = try open(url, model: schoolModel())
+        let other = try ManagedObjectModel {
+            EntityDescription("Course") { Attribute("code", .integer32) }
+        }
+        #expect { try SQLiteStore(description: StoreDescription(type: .sqlite, url: url, model: other)) } throws: { error in
+            guard case StoreError.incompatibleModel(_, let entities) = error else { return false }
+            return entities.contains("Course")
+        }
+    }
+}
