@@ -118,7 +118,16 @@ struct SQLiteStoreTests {
         try fresh.setValue("ART100", forKey: "code")
         let clash = try context.insertNewObject(forEntityName: "Course")
         try clash.setValue("ART100", forKey: "code")
-        #expect(throws: StoreError.self) { try context.save() }
+        do {
+            try context.save()
+            Issue.record("saved two courses with the code ART100")
+        } catch StoreError.constraintConflict(let conflicts) {
+            #expect(conflicts.count == 1)
+            #expect(conflicts.first?.entityName == "Course")
+            #expect(conflicts.first?.properties == ["code"])
+            #expect([fresh.objectID, clash.objectID].contains(try #require(conflicts.first?.databaseObjectID)))
+            #expect([fresh.objectID, clash.objectID].contains(try #require(conflicts.first?.objectID)))
+        }
         #expect(context.hasChanges)
         #expect(context.insertedObjects.count == 2)
         #expect(context.updatedObjects.contains(renamed))

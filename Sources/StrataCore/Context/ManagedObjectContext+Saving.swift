@@ -110,7 +110,18 @@ extension ManagedObjectContext {
         for object in deleted {
             request.deleted.append(.init(objectID: object.objectID, version: object.committedSnapshot?.version ?? 1))
         }
-        try persistentStoreCoordinator.save(request)
+        do {
+            try persistentStoreCoordinator.save(request)
+        } catch StoreError.constraintConflict(let conflicts) {
+            // The save failed, so inserted objects keep their temporary IDs: name them by those.
+            let temporary = Dictionary(mapping.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            throw StoreError.constraintConflict(conflicts.map { conflict in
+                var renamed = conflict
+                renamed.objectID = temporary[conflict.objectID] ?? conflict.objectID
+                renamed.databaseObjectID = conflict.databaseObjectID.map { temporary[$0] ?? $0 }
+                return renamed
+            })
+        }
         return (committed, mapping)
     }
 

@@ -155,6 +155,53 @@ public final class AtomicStore: PersistentStore {
         for deletion in request.deleted {
             image.objects[deletion.objectID] = nil
         }
+        try checkUniqueness(of: request.inserted + request.updated, in: image)
+    }
+
+    /// Refuses a save that leaves two objects with the same values of a uniqueness constraint
+    /// (as SQLite's unique indexes do: a constraint with a nil value is not checked).
+    ///
+    /// Only saves that touch constrained entities pay for it, one pass over the image per
+    /// constraint involved.
+    private func checkUniqueness(of changed: [ObjectSnapshot], in image: StoreImage) throws {
+        var indexes: [String: [[AttributeValue]: [ManagedObjectID]]] = [:]
+        var conflicts: [ConstraintConflict] = []
+        func values(_ constraint: [String], of snapshot: ObjectSnapshot) -> [AttributeValue]? {
+            var result: [AttributeValue] = []
+            for property in constraint {
+                if let value = snapshot.attributes[property] {
+                    result.append(value)
+                } else if let destination = snapshot.toOne[property] {
+                    result.append(.objectID(destination))
+                } else {
+                    return nil
+                }
+            }
+            return result
+        }
+        for snapshot in changed {
+            var entity = model.entity(named: snapshot.objectID.entityName)
+            while let current = entity {
+                for constraint in current.uniquenessConstraints {
+                    guard let mine = values(constraint, of: snapshot) else { continue }
+                    let key = current.name + "\u{0}" + constraint.joined(separator: "\u{0}")
+                    if indexes[key] == nil {
+                        var index: [[AttributeValue]: [ManagedObjectID]] = [:]
+                        for object in image.objects.values where model.entity(object.objectID.entityName, isKindOf: current.name) {
+                            if let found = values(constraint, of: object) { index[found, default: []].append(object.objectID) }
+                        }
+                        indexes[key] = index
+                    }
+                    let holders = (indexes[key]?[mine] ?? []).filter { $0 != snapshot.objectID }
+                    if let holder = holders.min(by: { ($0.entityName, $0.primaryKey ?? 0) < ($1.entityName, $1.primaryKey ?? 0) }) {
+                        conflicts.append(ConstraintConflict(entityName: current.name, properties: constraint,
+                                                            objectID: snapshot.objectID, databaseObjectID: holder))
+                    }
+                }
+                entity = current.superentityName.flatMap { model.entity(named: $0) }
+            }
+        }
+        guard conflicts.isEmpty else { throw StoreError.constraintConflict(conflicts) }
     }
 }
 

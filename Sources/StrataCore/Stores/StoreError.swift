@@ -24,6 +24,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case corruptStore(file: String, offset: Int?, reason: String)
     /// The store was written with a model whose version hashes differ.
     case incompatibleModel(file: String, entities: [String])
+    /// A save would give two objects the same values of a uniqueness constraint.
+    case constraintConflict([ConstraintConflict])
 
     /// One line that says what failed and where.
     public var description: String {
@@ -41,6 +43,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .io(file, operation, reason): "\(file): \(operation) failed: \(reason)"
         case let .corruptStore(file, offset, reason):
             "\(file)\(offset.map { " at offset \($0)" } ?? ""): \(reason)"
+        case .constraintConflict(let conflicts):
+            "uniqueness constraint violated: " + conflicts.map(\.description).joined(separator: "; ")
         case let .incompatibleModel(file, entities):
             "\(file): written with another model version (entities \(entities.joined(separator: ", ")) differ)"
         }
@@ -73,5 +77,32 @@ public struct MergeConflict: Sendable, Hashable, CustomStringConvertible {
     /// The object and both versions.
     public var description: String {
         "\(objectID) (read version \(cachedVersion), store \(databaseVersion.map(String.init) ?? "deleted"))"
+    }
+}
+
+/// One object whose values of a uniqueness constraint another object already holds (Core Data's
+/// `NSConstraintConflict`).
+public struct ConstraintConflict: Sendable, Hashable, CustomStringConvertible {
+    /// The entity that declares the constraint.
+    public var entityName: String
+    /// The constrained properties.
+    public var properties: [String]
+    /// The object being saved.
+    public var objectID: ManagedObjectID
+    /// The stored object that already holds the values, when the store can tell.
+    public var databaseObjectID: ManagedObjectID?
+
+    /// Creates a conflict.
+    public init(entityName: String, properties: [String], objectID: ManagedObjectID, databaseObjectID: ManagedObjectID?) {
+        self.entityName = entityName
+        self.properties = properties
+        self.objectID = objectID
+        self.databaseObjectID = databaseObjectID
+    }
+
+    /// `Entity(a, b) of <object> already held by <object>`.
+    public var description: String {
+        "\(entityName)(\(properties.joined(separator: ", "))) of \(objectID)"
+            + (databaseObjectID.map { " is already held by \($0)" } ?? " is already held by another object")
     }
 }

@@ -52,6 +52,16 @@ struct SQLiteRowWriter {
             }
         }
         guard conflicts.isEmpty else { throw StoreError.mergeConflict(conflicts) }
+        // SQLite checks unique indexes row by row; the save's final state is what must be unique.
+        // Clearing the constrained columns of changed rows first lets values move between rows
+        // (even swap) within one save.
+        for snapshot in request.updated {
+            let table = try table(snapshot.objectID)
+            let columns = constrainedColumns(table)
+            guard !columns.isEmpty else { continue }
+            try connection.run("UPDATE \(table.name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
+                               [.integer(try key(snapshot.objectID))])
+        }
         for snapshot in request.inserted {
             let table = try table(snapshot.objectID)
             if case .integer? = try connection.scalar("SELECT Z_ENT FROM \(table.name) WHERE Z_PK = ?", [.integer(try key(snapshot.objectID))]) {
@@ -86,14 +96,66 @@ struct SQLiteRowWriter {
         return table.columns.map { byColumn[$0.name] ?? .null }
     }
 
+    /// The columns of `table` that some uniqueness constraint covers.
+    private func constrainedColumns(_ table: SQLiteSchema.Table) -> [String] {
+        var columns: Set<String> = []
+        for entity in schema.model.entities where entity.rootEntityName == table.rootEntity {
+            for property in entity.uniquenessConstraints.joined() {
+                if let column = table.attributeColumns[property] ?? table.toOneColumns[property] { columns.insert(column) }
+            }
+        }
+        return columns.sorted()
+    }
+
+    /// Runs a write of `snapshot`'s row, turning a broken uniqueness constraint into a
+    /// ``StoreError/constraintConflict(_:)`` that names the object and the one holding the values.
+    private func writingRow(of snapshot: ObjectSnapshot, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as SQLiteError where error.code == 2067 || error.code == 1555 {
+            throw StoreError.constraintConflict([try conflict(of: snapshot)])
+        }
+    }
+
+    /// The constraint of `snapshot`'s entity (or an ancestor) that another row already meets.
+    private func conflict(of snapshot: ObjectSnapshot) throws -> ConstraintConflict {
+        let table = try table(snapshot.objectID)
+        var entity = schema.model.entity(named: snapshot.objectID.entityName)
+        while let current = entity {
+            for constraint in current.uniquenessConstraints {
+                var clauses: [String] = []
+                var values: [SQLiteValue] = []
+                for property in constraint {
+                    if let column = table.attributeColumns[property] {
+                        clauses.append("\(column) = ?")
+                        values.append(SQLiteValueCoding.encode(snapshot.attributes[property]))
+                    } else if let column = table.toOneColumns[property], let destination = snapshot.toOne[property] {
+                        clauses.append("\(column) = ?")
+                        values.append(.integer(try key(destination)))
+                    }
+                }
+                guard clauses.count == constraint.count else { continue }
+                let rows = try connection.rows("SELECT Z_PK, Z_ENT FROM \(table.name) WHERE \(clauses.joined(separator: " AND ")) AND Z_PK != ?",
+                                               values + [.integer(try key(snapshot.objectID))]) { ($0.int64(0), $0.int64(1)) }
+                if let (otherKey, code) = rows.first, let name = schema.namesByCode[code] {
+                    return ConstraintConflict(entityName: current.name, properties: constraint, objectID: snapshot.objectID,
+                                              databaseObjectID: ManagedObjectID(entityName: name, storeIdentifier: storeIdentifier, primaryKey: otherKey))
+                }
+            }
+            entity = current.superentityName.flatMap { schema.model.entity(named: $0) }
+        }
+        return ConstraintConflict(entityName: snapshot.objectID.entityName, properties: [], objectID: snapshot.objectID, databaseObjectID: nil)
+    }
+
     private func insert(_ snapshot: ObjectSnapshot) throws {
         let table = try table(snapshot.objectID)
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
         let marks = names.map { _ in "?" }.joined(separator: ", ")
         let sql = "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(marks))"
         let key = try key(snapshot.objectID)
-        try connection.run(sql, [.integer(key), .integer(schema.codes[snapshot.objectID.entityName] ?? 0), .integer(snapshot.version)]
-                           + (try columnValues(snapshot, table)))
+        let values: [SQLiteValue] = [.integer(key), .integer(schema.codes[snapshot.objectID.entityName] ?? 0), .integer(snapshot.version)]
+            + (try columnValues(snapshot, table))
+        try writingRow(of: snapshot) { try connection.run(sql, values) }
         try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_NAME = ?", [.integer(key), .text(table.rootEntity)])
     }
 
@@ -102,11 +164,11 @@ struct SQLiteRowWriter {
         // Order columns belong to the to-many side: keep them out of the update.
         let orderColumns = Set(table.orderColumns.values)
         let columns = table.columns.filter { !orderColumns.contains($0.name) }
-        let values = try columnValues(snapshot, table)
+        let columnValues = try columnValues(snapshot, table)
         let assignments = (["Z_OPT = ?"] + columns.map { "\($0.name) = ?" }).joined(separator: ", ")
-        let kept = zip(table.columns, values).filter { !orderColumns.contains($0.0.name) }.map(\.1)
-        try connection.run("UPDATE \(table.name) SET \(assignments) WHERE Z_PK = ?",
-                           [.integer(snapshot.version)] + kept + [.integer(try key(snapshot.objectID))])
+        let kept = zip(table.columns, columnValues).filter { !orderColumns.contains($0.0.name) }.map(\.1)
+        let values: [SQLiteValue] = [.integer(snapshot.version)] + kept + [.integer(try key(snapshot.objectID))]
+        try writingRow(of: snapshot) { try connection.run("UPDATE \(table.name) SET \(assignments) WHERE Z_PK = ?", values) }
         guard connection.changes == 1 else { throw StoreError.missingObject(snapshot.objectID) }
     }
 

@@ -1,0 +1,99 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+
+/// Uniqueness constraints hold on every store: a save that would give two objects the same
+/// constrained values fails whole with a conflict naming both objects.
+@Suite("Uniqueness constraints")
+struct UniquenessConstraintTests {
+    private func model() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Item", isAbstract: true, uniquenessConstraints: [["code"]]) {
+                Attribute("code", .string)
+            }
+            EntityDescription("Book", parent: "Item") {
+                Attribute("title", .string)
+            }
+            EntityDescription("Disc", parent: "Item") {
+                Attribute("minutes", .integer32)
+            }
+        }
+    }
+
+    private func codes(_ coordinator: PersistentStoreCoordinator) throws -> [String?] {
+        let context = ManagedObjectContext(coordinator: coordinator)
+        return try context.fetch(FetchRequest(entityName: "Item", sortDescriptors: [ObjectSortDescriptor(key: "code")]))
+            .map { try $0.value(forKey: "code") as? String }
+    }
+
+    @Test("two new objects with one code: the save fails whole, names both, and keeps the changes", arguments: StoreUnderTest.all)
+    func insertConflict(_ store: StoreUnderTest) throws {
+        let (coordinator, _) = try store.makeCoordinator(model: model())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let kept = try context.insertNewObject(forEntityName: "Book")
+        try kept.setValue("A-1", forKey: "code")
+        try context.save()
+
+        let book = try context.insertNewObject(forEntityName: "Book")
+        try book.setValue("B-7", forKey: "code")
+        let disc = try context.insertNewObject(forEntityName: "Disc")    // a sibling entity: one constraint for the tree
+        try disc.setValue("B-7", forKey: "code")
+        do {
+            try context.save()
+            Issue.record("saved two items with the code B-7")
+        } catch StoreError.constraintConflict(let conflicts) {
+            let named = Set(conflicts.flatMap { [$0.objectID, $0.databaseObjectID].compactMap { $0 } })
+            #expect(named == [book.objectID, disc.objectID], "\(conflicts)")
+            #expect(conflicts.allSatisfy { $0.entityName == "Item" && $0.properties == ["code"] })
+        }
+        #expect(context.insertedObjects.count == 2)
+        #expect(book.objectID.isTemporaryID)
+        #expect(try codes(coordinator) == ["A-1"])
+
+        try disc.setValue("C-3", forKey: "code")
+        try context.save()
+        #expect(try codes(coordinator) == ["A-1", "B-7", "C-3"])
+    }
+
+    @Test("changing a stored object to a code another holds fails and names the holder", arguments: StoreUnderTest.all)
+    func updateConflict(_ store: StoreUnderTest) throws {
+        let (coordinator, _) = try store.makeCoordinator(model: model())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let first = try context.insertNewObject(forEntityName: "Book")
+        try first.setValue("A-1", forKey: "code")
+        let second = try context.insertNewObject(forEntityName: "Disc")
+        try second.setValue("A-2", forKey: "code")
+        try context.save()
+
+        try second.setValue("A-1", forKey: "code")
+        do {
+            try context.save()
+            Issue.record("saved two items with the code A-1")
+        } catch StoreError.constraintConflict(let conflicts) {
+            #expect(conflicts.map(\.objectID) == [second.objectID])
+            #expect(conflicts.map(\.databaseObjectID) == [first.objectID])
+        }
+        #expect(try codes(coordinator) == ["A-1", "A-2"])
+        // Swapping through a free code in one save is fine.
+        try first.setValue("A-3", forKey: "code")
+        try context.save()
+        #expect(try codes(coordinator) == ["A-1", "A-3"])
+        // A swap in one save: only the final state must be unique.
+        try first.setValue("A-1", forKey: "code")
+        try second.setValue("A-3", forKey: "code")
+        try context.save()
+        let stored = ManagedObjectContext(coordinator: coordinator)
+        #expect(try stored.existingObject(with: first.objectID).value(forKey: "code") as? String == "A-1")
+        #expect(try stored.existingObject(with: second.objectID).value(forKey: "code") as? String == "A-3")
+    }
+
+    @Test("objects without a value for the constraint do not conflict", arguments: StoreUnderTest.all)
+    func nilValues(_ store: StoreUnderTest) throws {
+        let (coordinator, _) = try store.makeCoordinator(model: model())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        for _ in 0..<3 { _ = try context.insertNewObject(forEntityName: "Book") }
+        try context.save()
+        #expect(try codes(coordinator) == [nil, nil, nil])
+    }
+}
