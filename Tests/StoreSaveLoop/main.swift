@@ -2,9 +2,13 @@
 // kills it at random moments and checks that the store holds exactly one saved state.
 //
 //     StoreSaveLoop <storeType> <path>
+//     StoreSaveLoop <storeType> <path> --items N
 //
 // Save k (k = 1, 2, 3, …) inserts Item k and sets the one Counter to k (creating it at k = 1),
 // then prints "saved k". So a store that holds Counter k holds exactly Items 1…k.
+//
+// With `--items N` it inserts Items 1…N instead, one save each, and exits: the multi-process
+// test runs several at once on one SQLite file and counts what landed.
 //
 // It stops by itself after a minute, or when its parent goes away, so a test that dies cannot
 // leave it running.
@@ -24,7 +28,10 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else { fail("usage: StoreSaveLoop <storeType> <path>") }
+guard arguments.count == 3 || (arguments.count == 5 && arguments[3] == "--items") else {
+    fail("usage: StoreSaveLoop <storeType> <path> [--items N]")
+}
+let itemsOnly = arguments.count == 5 ? Int64(arguments[4]) : nil
 StoreType.registerBuiltInTypes()
 guard let type = StoreType.named(arguments[1]) else { fail("unknown store type '\(arguments[1])'") }
 let url = URL(fileURLWithPath: arguments[2])
@@ -37,6 +44,14 @@ do {
     let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
     try coordinator.addPersistentStore(type: type, at: url)
     let context = ManagedObjectContext(coordinator: coordinator)
+    if let itemsOnly {
+        for index in 1...max(1, itemsOnly) {
+            let item = try context.insertNewObject(forEntityName: "Item")
+            try item.setValue(index, forKey: "index")
+            try context.save()
+        }
+        exit(0)
+    }
     let parent = getppid()
     let deadline = Date().addingTimeInterval(60)
     var counter: ManagedObject?
