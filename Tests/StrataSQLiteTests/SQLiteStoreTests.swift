@@ -24,7 +24,7 @@ struct SQLiteStoreTests {
 
     /// The School model: Person (abstract) → Student, Teacher; Course ⇄ Student many-to-many;
     /// Course → Lesson ordered one-to-many; Course.code unique.
-    private func schoolModel() throws -> ManagedObjectModel {
+    func schoolModel() throws -> ManagedObjectModel {
         try ManagedObjectModel {
             EntityDescription("Person", isAbstract: true) {
                 Attribute("name", .string, optional: false)
@@ -50,7 +50,7 @@ struct SQLiteStoreTests {
         }
     }
 
-    private func open(_ url: URL, model: ManagedObjectModel) throws -> (PersistentStoreCoordinator, ManagedObjectContext) {
+    func open(_ url: URL, model: ManagedObjectModel) throws -> (PersistentStoreCoordinator, ManagedObjectContext) {
         StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: .sqlite, at: url)
@@ -216,5 +216,31 @@ struct SQLiteStoreTests {
             guard case StoreError.incompatibleModel(_, let entities) = error else { return false }
             return entities.contains("Course")
         }
+    }
+}
+
+extension SQLiteStoreTests {
+    @Test("many snapshots at once: one query per 500 keys, in the order asked, unknown and foreign IDs left out")
+    func manySnapshots() throws {
+        let model = try schoolModel()
+        let url = try TemporaryFolder.make().appendingPathComponent("school.sqlite")
+        let (coordinator, context) = try open(url, model: model)
+        var courses: [ManagedObject] = []
+        for index in 0..<1200 {
+            let course = try context.insertNewObject(forEntityName: "Course")
+            try course.setValue("C\(index)", forKey: "code")
+            courses.append(course)
+        }
+        try context.save()
+        let ids = courses.map(\.objectID)   // permanent since the save
+        let store = try #require(coordinator.persistentStores.first)
+        let wanted = Array(ids.reversed()) + [
+            ManagedObjectID(entityName: "Course", storeIdentifier: store.identifier, primaryKey: 99_999),
+            ManagedObjectID(entityName: "Lesson", storeIdentifier: store.identifier, primaryKey: 1),
+            ManagedObjectID(entityName: "Course", storeIdentifier: "ANOTHER-STORE", primaryKey: 1),
+        ]
+        let snapshots = try store.snapshots(for: wanted)
+        #expect(snapshots.map(\.objectID) == Array(ids.reversed()))
+        #expect(snapshots.first?.attributes["code"] == .string("C1199"))
     }
 }

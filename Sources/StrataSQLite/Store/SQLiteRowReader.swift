@@ -137,6 +137,32 @@ final class SQLiteRowReader: SnapshotSource {
         return found
     }
 
+    /// The snapshots of many objects in one query per table (500 keys a query); objects the
+    /// store does not have, or that are of another entity, are left out. In the order asked.
+    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {
+        var keysByTable: [String: [Int64]] = [:]
+        for id in objectIDs where cache[id] == nil && id.storeIdentifier == storeIdentifier {
+            guard let key = id.primaryKey, let table = schema.table(for: id.entityName) else { continue }
+            keysByTable[table.rootEntity, default: []].append(key)
+        }
+        for (root, keys) in keysByTable {
+            guard let table = schema.tables[root] else { continue }
+            var start = 0
+            while start < keys.count {
+                let chunk = Array(keys[start..<min(start + 500, keys.count)])
+                start += chunk.count
+                let marks = chunk.map { _ in "?" }.joined(separator: ", ")
+                let statement = try connection.statement("SELECT \(selectList(table)) FROM \(table.name) WHERE Z_PK IN (\(marks))")
+                try statement.forEachRow(chunk.map { .integer($0) }) { row in
+                    let found = try snapshot(row, table)
+                    cache[found.objectID] = found
+                }
+                statement.reset()
+            }
+        }
+        return objectIDs.compactMap { cache[$0] }
+    }
+
     func toMany(of snapshot: ObjectSnapshot, relationship: String) throws -> [ManagedObjectID] {
         if let loaded = snapshot.toMany[relationship] { return loaded }
         return try relatedObjectIDs(of: snapshot.objectID, relationship: relationship)

@@ -1,0 +1,12 @@
+import StrataCore
+
+extension SQLiteStore {
+    /// The snapshots of many objects in one query per table, not one per object: what batch
+    /// faulting and prefetching ask for.
+    public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {
+        try withConnection { state in
+            try SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier)
+                .snapshots(for: objectIDs)
+        }
+    }
+}
