@@ -23,26 +23,7 @@ struct CrashSafetyTests {
     }
 
     /// Folders where the build puts executables next to the test binary.
-    static var searchedFolders: [URL] {
-        var starts: [URL] = []
-        if let executable = Bundle.main.executableURL { starts.append(executable.deletingLastPathComponent()) }
-        starts.append(Bundle.main.bundleURL)
-        if let first = CommandLine.arguments.first {
-            starts.append(URL(fileURLWithPath: first).standardizedFileURL.deletingLastPathComponent())
-        }
-        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            starts.append(URL(fileURLWithPath: resolved).deletingLastPathComponent())
-        }
-        var folders: [URL] = []
-        for start in starts {
-            var folder = start
-            for _ in 0..<4 {   // …/debug/StrataPackageTests.xctest/Contents/MacOS on Apple platforms
-                if !folders.contains(folder) { folders.append(folder) }
-                folder.deleteLastPathComponent()
-            }
-        }
-        return folders
-    }
+    static var searchedFolders: [URL] { BuiltExecutables.searchedFolders }
 
     /// The built `StoreSaveLoop` executable.
     static func saveLoopExecutable() -> URL? {
