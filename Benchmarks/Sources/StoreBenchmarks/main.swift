@@ -4,7 +4,8 @@ import Strata
 // StoreBenchmarks [count] [--runs N] [--no-context] [--keep]
 //   Builds a `count`-object graph (default 100000) and measures the binary and XML stores
 //   against Foundation's encoders and XMLDocument; prints a table. Each measured phase runs in
-//   a child process of its own (best of N runs, default 3) so its peak memory is its own.
+//   a child process of its own (best of N runs in N rounds, default 3) so its peak memory is
+//   its own.
 // StoreBenchmarks --phase NAME --count N FILE
 //   Runs one phase and prints one RESULT line (what the parent runs).
 
@@ -98,28 +99,17 @@ do {
     return result
 }
 
-/// Best of `runs`: the fastest time; the lowest peak and the last file size.
-@MainActor func measure(_ phase: Phase, file: String) -> PhaseResult {
-    var best: PhaseResult?
-    for index in 1...runs {
-        let result = runChild(phase, file: folder.appendingPathComponent(file))
-        FileHandle.standardError.write(Data(String(
-            format: "%@ run %d: %8.3f s  %9.0f obj/s  peak %7.1f MiB%@\n",
-            phase.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0) as NSString, index, result.seconds, Double(result.objects) / result.seconds,
-            Double(result.peakKiB) / 1024,
-            (result.fileBytes > 0 ? String(format: "  file %.2f MB", Double(result.fileBytes) / 1e6) : "") as NSString).utf8))
-        if var current = best {
-            current.seconds = min(current.seconds, result.seconds)
-            current.setupSeconds = min(current.setupSeconds, result.setupSeconds)
-            current.peakKiB = min(current.peakKiB, result.peakKiB)
-            current.fileBytes = result.fileBytes
-            best = current
-        } else {
-            best = result
-        }
-    }
-    return best!
-}
+/// The phases in the order a round runs them (saves before the loads of their files), with
+/// their files.
+let schedule: [(Phase, String)] = [
+    (.baselineImage, "none"), (.baselineRecords, "none"),
+    (.binarySave, "store.binary"), (.binaryLoad, "store.binary"),
+    (.xmlSave, "store.xml"), (.xmlLoad, "store.xml"),
+    (.jsonSave, "library.json"), (.jsonLoad, "library.json"),
+    (.plistSave, "library.plist"), (.plistLoad, "library.plist"),
+    (.xmlDocumentParse, "store.xml"), (.xmlDocumentWalk, "store.xml"),
+    (.contextSaveBinary, "context.binary"), (.contextSaveXML, "context.xml"),
+]
 
 @MainActor func wanted(_ phase: Phase) -> Bool {
     if phase == .binaryVerify || phase == .xmlVerify { return true }
@@ -127,30 +117,54 @@ do {
     return only.contains(phase.rawValue)
 }
 
-@MainActor func measureIfWanted(_ phase: Phase, file: String) -> PhaseResult? {
-    wanted(phase) ? measure(phase, file: file) : nil
+/// Best of `runs` for every wanted phase: the fastest time, the lowest peak, the last file size.
+/// The runs go in rounds (every phase once, then again), so that a burst of other work on the
+/// machine slows one run of several phases rather than every run of one.
+@MainActor func measureAll() -> [Phase: PhaseResult] {
+    var best: [Phase: PhaseResult] = [:]
+    for round in 1...runs {
+        for (phase, file) in schedule where wanted(phase) {
+            let result = runChild(phase, file: folder.appendingPathComponent(file))
+            FileHandle.standardError.write(Data(String(
+                format: "%@ run %d: %8.3f s  %9.0f obj/s  peak %7.1f MiB%@\n",
+                phase.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0) as NSString, round, result.seconds,
+                Double(result.objects) / result.seconds, Double(result.peakKiB) / 1024,
+                (result.fileBytes > 0 ? String(format: "  file %.2f MB", Double(result.fileBytes) / 1e6) : "") as NSString).utf8))
+            if var current = best[phase] {
+                current.seconds = min(current.seconds, result.seconds)
+                current.setupSeconds = min(current.setupSeconds, result.setupSeconds)
+                current.peakKiB = min(current.peakKiB, result.peakKiB)
+                current.fileBytes = result.fileBytes
+                best[phase] = current
+            } else {
+                best[phase] = result
+            }
+        }
+    }
+    return best
 }
 
 FileHandle.standardError.write(Data(("graph: \(dataset.count) objects (\(dataset.tags) Tag, \(dataset.authors) Author, "
     + "\(dataset.books) Book, \(dataset.chapters) Chapter); best of \(runs) runs; files in \(folder.path)\n").utf8))
 
-let baselineImage = measureIfWanted(.baselineImage, file: "none")
-let baselineRecords = measureIfWanted(.baselineRecords, file: "none")
-let binarySave = measureIfWanted(.binarySave, file: "store.binary")
-let binaryLoad = measureIfWanted(.binaryLoad, file: "store.binary")
-let xmlSave = measureIfWanted(.xmlSave, file: "store.xml")
-let xmlLoad = measureIfWanted(.xmlLoad, file: "store.xml")
-let jsonSave = measureIfWanted(.jsonSave, file: "library.json")
-let jsonLoad = measureIfWanted(.jsonLoad, file: "library.json")
-let plistSave = measureIfWanted(.plistSave, file: "library.plist")
-let plistLoad = measureIfWanted(.plistLoad, file: "library.plist")
+let measured = measureAll()
+let baselineImage = measured[.baselineImage]
+let baselineRecords = measured[.baselineRecords]
+let binarySave = measured[.binarySave]
+let binaryLoad = measured[.binaryLoad]
+let xmlSave = measured[.xmlSave]
+let xmlLoad = measured[.xmlLoad]
+let jsonSave = measured[.jsonSave]
+let jsonLoad = measured[.jsonLoad]
+let plistSave = measured[.plistSave]
+let plistLoad = measured[.plistLoad]
+let documentParse = measured[.xmlDocumentParse]
+let documentWalk = measured[.xmlDocumentWalk]
+let contextBinary = measured[.contextSaveBinary]
+let contextXML = measured[.contextSaveXML]
 // Once each, not timed: what the stores read back is exactly the graph they were given.
-let binaryVerified = wanted(.binaryVerify) && binaryLoad != nil ? runChild(.binaryVerify, file: folder.appendingPathComponent("store.binary")) : nil
-let xmlVerified = wanted(.xmlVerify) && xmlLoad != nil ? runChild(.xmlVerify, file: folder.appendingPathComponent("store.xml")) : nil
-let documentParse = measureIfWanted(.xmlDocumentParse, file: "store.xml")
-let documentWalk = measureIfWanted(.xmlDocumentWalk, file: "store.xml")
-let contextBinary = measureIfWanted(.contextSaveBinary, file: "context.binary")
-let contextXML = measureIfWanted(.contextSaveXML, file: "context.xml")
+let binaryVerified = binaryLoad != nil ? runChild(.binaryVerify, file: folder.appendingPathComponent("store.binary")) : nil
+let xmlVerified = xmlLoad != nil ? runChild(.xmlVerify, file: folder.appendingPathComponent("store.xml")) : nil
 
 if !keepFiles { try? FileManager.default.removeItem(at: folder) }
 
