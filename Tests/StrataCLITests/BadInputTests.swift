@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import StrataJSON
 import Testing
 
@@ -41,7 +42,7 @@ struct BadInputTests {
     @Test("a file of no known store type (random bytes, empty, JSON)", arguments: storeCommands)
     func unknownContent(command: String) throws {
         let scratch = try Scratch()
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let random = try scratch.write(Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }), to: "random.xml")
         let empty = try scratch.write(Data(), to: "empty.binary")
         let json = try scratch.write(Data(contentsOf: URL(fileURLWithPath: CLI.sampleDocument)), to: "school.sqlite")
@@ -435,18 +436,5 @@ struct BadInputTests {
             #expect(result.stderr.contains(store) || result.stderr.contains(CLI.sampleStore), "\(result)")
         }
         #expect(!scratch.exists(scratch.path("converted.binary")))
-    }
-}
-
-/// A small deterministic random number generator (SplitMix64), so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

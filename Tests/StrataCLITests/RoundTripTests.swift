@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import StrataJSON
 import Testing
 
@@ -126,7 +127,7 @@ struct GeneratedDocument {
     var courseTeacher: [String: String] = [:]
 
     init(seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         func pick<T>(_ values: [T], _ index: Int) -> T { values[index % values.count] }
         func randomUUID() -> String {
             var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
