@@ -36,6 +36,11 @@ public protocol PersistentStore: AnyObject, Sendable {
     func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64]
     /// Applies a save whole, or throws and changes nothing.
     func save(_ request: StoreSaveRequest) throws
+    /// Runs a batch insert, update or delete whole, or throws and changes nothing. The default
+    /// does it with the requirements above (a fetch, new primary keys and one save); a store that
+    /// can do it without reading objects (the SQLite store) does better. See
+    /// `docs/batch-requests.md`.
+    func executeBatch(_ request: StoreBatchRequest) throws -> StoreBatchResult
 
     /// Everything the store holds as one image (UUID, metadata, every object with every to-many
     /// loaded, next primary keys): what converting a store to another format reads.
