@@ -571,4 +571,26 @@ struct BatchRequestTests {
         #expect(try fresh.existingObject(with: library.id("red")).sortedNames("books", nameKey: "title") == ["same"])
         #expect(try fresh.count("Note") == 1)
     }
+
+    @Test("A batch runs on a background context; its result crosses to another context and merges there",
+          arguments: StoreUnderTest.all)
+    func backgroundBatch(store: StoreUnderTest) async throws {
+        let (coordinator, _) = try store.makeCoordinator(model: Self.model())
+        let background = BackgroundContext(coordinator: coordinator)
+        let inserted = try await background.perform { context in
+            var request = BatchInsertRequest(entityName: "Item", objects: [["number": 1], ["number": 2]])
+            request.resultType = .objectIDs
+            return try context.execute(request)
+        }
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let first = try context.existingObject(with: try #require(inserted.objectIDs?.first))
+        #expect(try first.string("status") == "new")
+        let updated = try await background.perform { context in
+            var request = BatchUpdateRequest(entityName: "Item", propertiesToUpdate: ["status": "done"])
+            request.resultType = .objectIDs
+            return try context.execute(request)
+        }
+        try ManagedObjectContext.mergeChanges(fromRemoteContextSave: updated.changes, into: [context])
+        #expect(try first.string("status") == "done")
+    }
 }

@@ -12,7 +12,7 @@ extension ManagedObjectContext {
     ///
     /// As in Core Data, the context's registered objects and unsaved changes are not touched:
     /// fetches find the new objects, and ``mergeChanges(fromRemoteContextSave:into:)`` tells
-    /// contexts about them. See ``PersistentStoreCoordinator/execute(_:)-(BatchInsertRequest)``.
+    /// contexts about them. See `PersistentStoreCoordinator.execute(_:)`.
     public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
         checkQueue()
         return try persistentStoreCoordinator.execute(request)
@@ -22,7 +22,7 @@ extension ManagedObjectContext {
     ///
     /// Registered objects keep the values they had until they are refreshed; pass the result's
     /// ``BatchResult/changes`` to ``mergeChanges(fromRemoteContextSave:into:)`` to bring them up
-    /// to date. See ``PersistentStoreCoordinator/execute(_:)-(BatchUpdateRequest)``.
+    /// to date. See `PersistentStoreCoordinator.execute(_:)`.
     public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
         checkQueue()
         return try persistentStoreCoordinator.execute(request)
@@ -32,7 +32,7 @@ extension ManagedObjectContext {
     ///
     /// Registered objects that were deleted stay registered until the deletion is merged with
     /// ``mergeChanges(fromRemoteContextSave:into:)``. See
-    /// ``PersistentStoreCoordinator/execute(_:)-(BatchDeleteRequest)``.
+    /// `PersistentStoreCoordinator.execute(_:)`.
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
         checkQueue()
         return try persistentStoreCoordinator.execute(request)
@@ -56,9 +56,11 @@ extension ManagedObjectContext {
     /// Each context then posts ``objectsDidChangeNotification`` with the IDs it merged.
     ///
     /// ```swift
-    /// var request = BatchUpdateRequest(entityName: "Mood", propertiesToUpdate: ["rating": 3])
-    /// request.resultType = .objectIDs
-    /// let result = try container.newBackgroundContext().perform { try $0.execute(request) }
+    /// let result = try await container.newBackgroundContext().perform { context in
+    ///     var request = BatchUpdateRequest(entityName: "Mood", propertiesToUpdate: ["rating": 3])
+    ///     request.resultType = .objectIDs
+    ///     return try context.execute(request)
+    /// }
     /// try ManagedObjectContext.mergeChanges(fromRemoteContextSave: result.changes, into: [container.viewContext])
     /// ```
     ///
