@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
         .library(name: "StrataModelFiles", targets: ["StrataModelFiles"]),
         .library(name: "StrataJSON", targets: ["StrataJSON"]),
+        .library(name: "StrataMigration", targets: ["StrataMigration"]),
         .executable(name: "strata", targets: ["StrataCLI"]),
     ],
     dependencies: [
@@ -38,6 +39,8 @@ let package = Package(
             name: "StrataJSON",
             dependencies: ["StrataCore", .product(name: "Collections", package: "swift-collections")]
         ),
+        // Mapping models: Xcode's `.xcmappingmodel` bundles (themselves Core Data XML stores).
+        .target(name: "StrataMigration", dependencies: ["StrataCore", "StrataXML"]),
         // The `strata` command line tool.
         .executableTarget(
             name: "StrataCLI",
@@ -65,6 +68,11 @@ let package = Package(
         .testTarget(
             name: "StrataModelFilesTests",
             dependencies: ["StrataModelFiles", "StrataTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "StrataMigrationTests",
+            dependencies: ["StrataMigration", "StrataModelFiles", "StrataTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite", "StrataTestSupport"]),
