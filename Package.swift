@@ -72,7 +72,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataMigrationTests",
-            dependencies: ["StrataMigration", "StrataModelFiles", "StrataTestSupport"],
+            dependencies: ["StrataMigration", "StrataModelFiles", "StrataJSON", "StrataTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite", "StrataTestSupport"]),
