@@ -1,18 +1,30 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // The benchmarks live in their own package so the library's package stays free of them.
 // Run: swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build StoreBenchmarks [count]
+//      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build SQLiteBenchmarks [count]
 let package = Package(
     name: "StrataBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Strata", path: ".."),
+        // SQLiteBenchmarks measures the SQLite store against GRDB records and, through GRDB's
+        // GRDBSQLite module, the SQLite C API (the system's libsqlite3, as the store uses).
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [.product(name: "Strata", package: "Strata")]
+        ),
+        .executableTarget(
+            name: "SQLiteBenchmarks",
+            dependencies: [
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

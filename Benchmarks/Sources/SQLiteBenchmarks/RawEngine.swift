@@ -1,0 +1,265 @@
+import Foundation
+import GRDBSQLite
+
+/// The workload written straight against SQLite's C API: prepared statements, one transaction
+/// per write phase, values read column by column into Swift values. The schema (shared with
+/// GRDB) has the same indexes as the Strata store's: `category` and the to-one's column.
+enum PlainSchema {
+    static let sql = """
+        CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT NOT NULL, cohort INTEGER NOT NULL, rating REAL NOT NULL,
+                             verified INTEGER NOT NULL, born REAL NOT NULL, avatar BLOB NOT NULL);
+        CREATE TABLE book (id INTEGER PRIMARY KEY, title TEXT NOT NULL, category INTEGER NOT NULL, score REAL NOT NULL,
+                           available INTEGER NOT NULL, published REAL NOT NULL, cover BLOB NOT NULL,
+                           authorId INTEGER REFERENCES author(id) ON DELETE CASCADE);
+        CREATE INDEX book_category ON book (category);
+        CREATE INDEX book_authorId ON book (authorId);
+        """
+}
+
+/// A connection of the C API, closed when released.
+final class RawDatabase {
+    let handle: OpaquePointer
+    private let path: String
+
+    /// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs.
+    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Opens (creating) the database at `path` in WAL mode with foreign keys on, as GRDB's
+    /// queue and the Strata store also run.
+    init(path: String) throws {
+        self.path = path
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        guard sqlite3_open_v2(path, &opened, flags, nil) == SQLITE_OK, let opened else {
+            sqlite3_close_v2(opened)
+            throw BenchmarkError("cannot open \(path)")
+        }
+        handle = opened
+        try execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON")
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    func failure(_ what: String) -> BenchmarkError {
+        BenchmarkError("\(what): \(String(cString: sqlite3_errmsg(handle)))")
+    }
+
+    func execute(_ sql: String) throws {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw failure(sql) }
+    }
+
+    func prepare(_ sql: String) throws -> OpaquePointer {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw failure(sql) }
+        return statement
+    }
+
+    /// Steps a statement that returns no rows, then resets it.
+    func done(_ statement: OpaquePointer) throws {
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw failure("step") }
+        sqlite3_reset(statement)
+    }
+
+    func scalar(_ sql: String) throws -> Int {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw failure(sql) }
+        return Int(sqlite3_column_int64(statement, 0))
+    }
+}
+
+// Binding and reading, inlined into the loops.
+
+@inline(__always) func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        bytes.withMemoryRebound(to: CChar.self) {
+            _ = sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), RawDatabase.transient)
+        }
+    }
+}
+
+@inline(__always) func bindBlob(_ statement: OpaquePointer, _ index: Int32, _ data: Data) {
+    data.withUnsafeBytes { _ = sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), RawDatabase.transient) }
+}
+
+@inline(__always) func columnText(_ statement: OpaquePointer, _ index: Int32) -> String {
+    guard let pointer = sqlite3_column_text(statement, index) else { return "" }
+    return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, index))), as: UTF8.self)
+}
+
+@inline(__always) func columnBlob(_ statement: OpaquePointer, _ index: Int32) -> Data {
+    guard let pointer = sqlite3_column_blob(statement, index) else { return Data() }
+    return Data(bytes: pointer, count: Int(sqlite3_column_bytes(statement, index)))
+}
+
+enum RawEngine {
+    static let authorColumns = "id, name, cohort, rating, verified, born, avatar"
+    static let bookColumns = "id, title, category, score, available, published, cover, authorId"
+
+    static func readAuthor(_ s: OpaquePointer) -> AuthorRow {
+        AuthorRow(id: sqlite3_column_int64(s, 0), name: columnText(s, 1), cohort: sqlite3_column_int(s, 2),
+                  rating: sqlite3_column_double(s, 3), verified: sqlite3_column_int(s, 4) != 0,
+                  born: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(s, 5)), avatar: columnBlob(s, 6))
+    }
+
+    static func readBook(_ s: OpaquePointer) -> BookRow {
+        BookRow(id: sqlite3_column_int64(s, 0), title: columnText(s, 1), category: sqlite3_column_int(s, 2),
+                score: sqlite3_column_double(s, 3), available: sqlite3_column_int(s, 4) != 0,
+                published: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(s, 5)), cover: columnBlob(s, 6),
+                authorId: sqlite3_column_type(s, 7) == SQLITE_NULL ? nil : sqlite3_column_int64(s, 7))
+    }
+
+    /// Every row of `sql`, each read by `read`.
+    static func rows<T>(_ db: RawDatabase, _ sql: String, _ read: (OpaquePointer) -> T) throws -> [T] {
+        let statement = try db.prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        var result: [T] = []
+        while true {
+            switch sqlite3_step(statement) {
+            case SQLITE_ROW: result.append(read(statement))
+            case SQLITE_DONE: return result
+            default: throw db.failure(sql)
+            }
+        }
+    }
+
+    static func insert(_ db: RawDatabase, authors: [AuthorRow], books: [BookRow]) throws {
+        try db.execute("BEGIN IMMEDIATE")
+        let a = try db.prepare("INSERT INTO author (\(authorColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        defer { sqlite3_finalize(a) }
+        for row in authors {
+            sqlite3_bind_int64(a, 1, row.id)
+            bindText(a, 2, row.name)
+            sqlite3_bind_int(a, 3, row.cohort)
+            sqlite3_bind_double(a, 4, row.rating)
+            sqlite3_bind_int(a, 5, row.verified ? 1 : 0)
+            sqlite3_bind_double(a, 6, row.born.timeIntervalSinceReferenceDate)
+            bindBlob(a, 7, row.avatar)
+            try db.done(a)
+        }
+        let b = try db.prepare("INSERT INTO book (\(bookColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        defer { sqlite3_finalize(b) }
+        for row in books {
+            sqlite3_bind_int64(b, 1, row.id)
+            bindText(b, 2, row.title)
+            sqlite3_bind_int(b, 3, row.category)
+            sqlite3_bind_double(b, 4, row.score)
+            sqlite3_bind_int(b, 5, row.available ? 1 : 0)
+            sqlite3_bind_double(b, 6, row.published.timeIntervalSinceReferenceDate)
+            bindBlob(b, 7, row.cover)
+            if let author = row.authorId { sqlite3_bind_int64(b, 8, author) } else { sqlite3_bind_null(b, 8) }
+            try db.done(b)
+        }
+        try db.execute("COMMIT")
+    }
+
+    static func run(_ phase: Phase, workload: Workload, file: URL) throws -> PhaseResult {
+        switch phase {
+        case .insert, .iterateSetup:
+            try? FileManager.default.removeItem(at: file)
+            let authors = workload.authorRows()
+            let books = workload.bookRows()
+            let db = try RawDatabase(path: file.path)
+            try db.execute(PlainSchema.sql)
+            let ((), seconds) = try timed { try insert(db, authors: authors, books: books) }
+            return PhaseResult(seconds: seconds, objects: authors.count + books.count)
+
+        case .fetchAll:
+            let db = try RawDatabase(path: file.path)
+            return try fastest(phase.repetitions) {
+                let authors = try rows(db, "SELECT \(authorColumns) FROM author", readAuthor)
+                let books = try rows(db, "SELECT \(bookColumns) FROM book", readBook)
+                var sum = Checksum()
+                for row in authors { sum.add(Checksum.of(row)) }
+                for row in books { sum.add(Checksum.of(row)) }
+                return (sum.rows, sum.value)
+            }
+
+        case .fetchIndexed:
+            let db = try RawDatabase(path: file.path)
+            return try fastest(phase.repetitions) {
+                let books = try rows(db, "SELECT \(bookColumns) FROM book WHERE category = \(Workload.fetchedCategory) ORDER BY score",
+                                     readBook)
+                var sum = Checksum()
+                for row in books { sum.append(Checksum.of(row)) }
+                return (sum.rows, sum.value)
+            }
+
+        case .update:
+            let db = try RawDatabase(path: file.path)
+            let (changed, seconds) = try timed {
+                try db.execute("BEGIN IMMEDIATE")
+                var books = try rows(db, "SELECT \(bookColumns) FROM book WHERE category = \(Workload.updatedCategory)", readBook)
+                var authors = try rows(db, "SELECT \(authorColumns) FROM author WHERE cohort = \(Workload.updatedCohort)", readAuthor)
+                let b = try db.prepare("UPDATE book SET title = ?, score = ? WHERE id = ?")
+                defer { sqlite3_finalize(b) }
+                for index in books.indices {
+                    books[index].applyUpdate()
+                    bindText(b, 1, books[index].title)
+                    sqlite3_bind_double(b, 2, books[index].score)
+                    sqlite3_bind_int64(b, 3, books[index].id)
+                    try db.done(b)
+                }
+                let a = try db.prepare("UPDATE author SET rating = ?, verified = ? WHERE id = ?")
+                defer { sqlite3_finalize(a) }
+                for index in authors.indices {
+                    authors[index].applyUpdate()
+                    sqlite3_bind_double(a, 1, authors[index].rating)
+                    sqlite3_bind_int(a, 2, authors[index].verified ? 1 : 0)
+                    sqlite3_bind_int64(a, 3, authors[index].id)
+                    try db.done(a)
+                }
+                try db.execute("COMMIT")
+                return books.count + authors.count
+            }
+            return PhaseResult(seconds: seconds, objects: changed)
+
+        case .delete:
+            let db = try RawDatabase(path: file.path)
+            let before = try db.scalar("SELECT count(*) FROM author") + db.scalar("SELECT count(*) FROM book")
+            let ((), seconds) = try timed {
+                try db.execute("BEGIN IMMEDIATE")
+                let keys = try rows(db, "SELECT id FROM author WHERE cohort = \(Workload.deletedCohort)") { sqlite3_column_int64($0, 0) }
+                let d = try db.prepare("DELETE FROM author WHERE id = ?")
+                defer { sqlite3_finalize(d) }
+                for key in keys {
+                    sqlite3_bind_int64(d, 1, key)
+                    try db.done(d)
+                }
+                try db.execute("COMMIT")
+            }
+            let after = try db.scalar("SELECT count(*) FROM author") + db.scalar("SELECT count(*) FROM book")
+            return PhaseResult(seconds: seconds, objects: before - after)
+
+        case .count, .countWhere:
+            let db = try RawDatabase(path: file.path)
+            return try fastest(phase.repetitions) {
+                let total = phase == .count
+                    ? try db.scalar("SELECT count(*) FROM author") + db.scalar("SELECT count(*) FROM book")
+                    : try db.scalar("SELECT count(*) FROM book WHERE category = \(Workload.fetchedCategory)")
+                return (total, UInt64(total))
+            }
+
+        case .iterate:
+            let db = try RawDatabase(path: file.path)
+            return try fastest(phase.repetitions) {
+                let sql = "SELECT \(bookColumns) FROM book"
+                let s = try db.prepare(sql)
+                defer { sqlite3_finalize(s) }
+                var sum = Checksum()
+                while true {
+                    let step = sqlite3_step(s)
+                    guard step == SQLITE_ROW else {
+                        if step == SQLITE_DONE { break }
+                        throw db.failure(sql)
+                    }
+                    var row = readBook(s)
+                    row.authorId = nil   // the iteration reads attributes only
+                    sum.add(Checksum.of(row))
+                }
+                return (sum.rows, sum.value)
+            }
+        }
+    }
+}
