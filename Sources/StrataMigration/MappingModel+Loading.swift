@@ -54,10 +54,20 @@ private struct MappingDocumentReader {
         for mapping in ordered where !seen.insert(mapping.name).inserted {
             throw .invalidDocument(file: file, reason: "two entity mappings are named '\(mapping.name)'")
         }
-        return MappingModel(entityMappings: ordered,
-                            sourceModelPath: text(root, "sourceModelPath"),
-                            destinationModelPath: text(root, "destinationModelPath"),
-                            file: file)
+        var model = MappingModel(entityMappings: ordered,
+                                 sourceModelPath: text(root, "sourceModelPath"),
+                                 destinationModelPath: text(root, "destinationModelPath"),
+                                 file: file)
+        model.sourceModelOutline = outline(root, "sourceModelData")
+        model.destinationModelOutline = outline(root, "destinationModelData")
+        return model
+    }
+
+    /// The outline of Xcode's copy of a model; `nil` when it cannot be read (Xcode's private
+    /// classes are no part of the format a mapping model is used by).
+    private func outline(_ root: ObjectSnapshot, _ key: String) -> ModelOutline? {
+        guard case .binary(let data)? = root.attributes[key] else { return nil }
+        return try? KeyedArchive(data).modelOutline()
     }
 
     private func snapshot(_ id: ManagedObjectID, of entity: String) throws(MappingModelError) -> ObjectSnapshot {

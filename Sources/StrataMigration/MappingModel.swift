@@ -22,6 +22,12 @@ public struct MappingModel: Sendable, Hashable {
     public var destinationModelPath: String?
     /// The file the mapping model was read from (its `xcmapping.xml`); `nil` for one made in code.
     public var file: String?
+    /// The outline of the source model as the mapping model's own copy of it has it; `nil` for
+    /// a mapping model made in code, or when Xcode's copy cannot be read (it is kept in
+    /// Xcode's private editing classes, which may change).
+    public var sourceModelOutline: ModelOutline?
+    /// The outline of the destination model as the mapping model's own copy of it has it.
+    public var destinationModelOutline: ModelOutline?
 
     /// Creates a mapping model.
     public init(entityMappings: [EntityMapping], sourceModelPath: String? = nil,

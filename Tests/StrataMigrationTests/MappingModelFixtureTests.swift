@@ -1,6 +1,7 @@
 import Foundation
 import StrataCore
 import StrataMigration
+import StrataModelFiles
 import Testing
 
 /// Every mapping model of the fixtures, loaded and checked against the two model versions it
@@ -286,5 +287,34 @@ struct MappingModelFixtureTests {
             #expect(media.attributeMapping(named: added)?.valueExpression == nil)
             #expect(loaded.source.entity(named: "FeedPostMedia")?.attributesByName[added] == nil)
         }
+    }
+}
+
+extension MappingModelFixtureTests {
+    @Test("Xcode's copies of the two models inside each mapping model are the versions it connects",
+          arguments: try MappingFixtures.mappingModelPaths())
+    func embeddedModels(path: String) throws {
+        let loaded = try Self.load(path)
+        let source = try #require(loaded.raw.sourceModelOutline)
+        let destination = try #require(loaded.raw.destinationModelOutline)
+        #expect(source == ModelOutline(loaded.source))
+        #expect(destination == ModelOutline(loaded.destination))
+        #expect(!source.entities.isEmpty && !destination.entities.isEmpty)
+    }
+
+    @Test("The outlines tell which versions of a bundle a mapping model connects")
+    func versionsByOutline() throws {
+        let moody = "objcio__core-data/Migrations/Migrations/"
+        let bundle = try ModelBundle(at: MappingFixtures.url(moody + "Moody.xcdatamodeld"))
+        for (from, to) in [(2, 3), (3, 4), (4, 5), (5, 6)] {
+            let mapping = try MappingModel.load(at: MappingFixtures.url(moody + "Moody \(from)-Moody \(to).xcmappingmodel"))
+            let sources = bundle.versions.filter { ModelOutline($0.value) == mapping.sourceModelOutline }.map(\.key)
+            let destinations = bundle.versions.filter { ModelOutline($0.value) == mapping.destinationModelOutline }.map(\.key)
+            #expect(sources == ["Moody \(from)"])
+            #expect(destinations == ["Moody \(to)"])
+        }
+        let moody2 = try MappingFixtures.model(recordedPath: "Moody.xcdatamodeld/Moody 2.xcdatamodel", besideMappingModel: moody)
+        let region = try #require(ModelOutline(moody2).entities["Country"])
+        #expect(region.parentName == "GeographicRegion" && ModelOutline(moody2).entities["GeographicRegion"]?.isAbstract == true)
     }
 }
