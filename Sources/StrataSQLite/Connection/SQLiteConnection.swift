@@ -8,10 +8,14 @@ import Foundation
 /// ``SQLiteError`` with the SQL and SQLite's message. Not thread-safe: the store keeps it behind
 /// a lock.
 final class SQLiteConnection {
-    private var handle: OpaquePointer?
+    /// The `sqlite3` handle; nil only after a failed open.
+    private(set) var handle: OpaquePointer?
     /// The database file.
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+
+    /// How many prepared statements the cache keeps before it starts afresh.
+    static let statementCacheLimit = 512
 
     /// How long a call waits for another connection's lock before failing with `SQLITE_BUSY`.
     static let busyTimeoutMilliseconds: Int32 = 10_000
@@ -79,6 +83,9 @@ final class SQLiteConnection {
         let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
         guard result == SQLITE_OK, let prepared else { throw lastError(sql: sql, code: result) }
         let statement = SQLiteStatement(handle: prepared, sql: sql, connection: self)
+        // Translated fetches make a statement per predicate shape: keep the cache bounded. A
+        // statement still in use lives on in its caller's hands and is finalized after it.
+        if statements.count >= Self.statementCacheLimit { statements.removeAll(keepingCapacity: true) }
         statements[sql] = statement
         return statement
     }

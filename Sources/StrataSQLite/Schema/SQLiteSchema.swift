@@ -18,6 +18,9 @@ struct SQLiteSchema: Sendable {
     let joinTables: [JoinTable]
     /// The model.
     let model: ManagedObjectModel
+    /// By root: property names that more than one entity of the tree declares for itself. Such a
+    /// name has a column per declaring entity, so a query cannot name one column for it.
+    let sharedPropertyNames: [String: Set<String>]
 
     /// One inheritance root's table.
     struct Table: Sendable {
@@ -169,6 +172,11 @@ struct SQLiteSchema: Sendable {
         self.tables = tables
         self.toMany = toMany
         self.joinTables = joinTables
+        var declarations: [String: [String: Int]] = [:]
+        for entity in model.entities {
+            for property in entity.declaredProperties { declarations[entity.rootEntityName, default: [:]][property.name, default: 0] += 1 }
+        }
+        self.sharedPropertyNames = declarations.mapValues { Set($0.filter { $0.value > 1 }.keys) }
     }
 
     /// The entity that declares `relationship` (the entity itself or an ancestor).

@@ -109,6 +109,36 @@ final class SQLiteRowReader: SnapshotSource {
         return result
     }
 
+    /// `Z_PK, Z_ENT, Z_OPT` and, with `includesValues`, every column of `table`, each after
+    /// `alias.`: the select list ``snapshots(_:table:includesValues:)`` reads.
+    static func selectList(_ table: SQLiteSchema.Table, alias: String, includesValues: Bool) -> String {
+        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + (includesValues ? table.columns.map(\.name) : [])
+        return columns.map { "\(alias).\($0)" }.joined(separator: ", ")
+    }
+
+    /// The objects a query selects, in its order. The query selects
+    /// ``selectList(_:alias:includesValues:)`` of `table`; without values the snapshots carry
+    /// only IDs and versions.
+    func snapshots(_ query: SQLFragment, table: SQLiteSchema.Table, includesValues: Bool) throws -> [ObjectSnapshot] {
+        var result: [ObjectSnapshot] = []
+        let statement = try connection.statement(query.sql)
+        defer { statement.reset() }
+        try statement.forEachRow(query.parameters) { row in
+            guard includesValues else {
+                let key = row.int64(0)
+                guard let entityName = schema.namesByCode[row.int64(1)] else {
+                    throw StoreError.corruptStore(file: file, offset: nil, reason: "\(table.name) row \(key) has unknown Z_ENT \(row.int64(1))")
+                }
+                result.append(ObjectSnapshot(objectID: id(entityName, key), version: row.int64(2)))
+                return
+            }
+            let snapshot = try snapshot(row, table)
+            cache[snapshot.objectID] = snapshot
+            result.append(snapshot)
+        }
+        return result
+    }
+
     /// How many objects the entities `entityNames` have.
     func count(ofEntities entityNames: Set<String>) throws -> Int {
         var total = 0

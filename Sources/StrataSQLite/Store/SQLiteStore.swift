@@ -24,6 +24,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var connection: SQLiteConnection
         var identifier: String
         var metadata: [String: PropertyListValue]
+        /// Whether fetches translate predicates and sorts into SQL.
+        var translatesQueries = true
     }
 
     /// Opens the store at `description.url`, creating the file and its schema when there is none.
@@ -42,6 +44,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let path = url.path
         do {
             let connection = try SQLiteConnection(path: path)
+            try SQLQueryFunctions.register(on: connection)
             var (identifier, metadata) = try Self.openOrCreate(connection, schema: schema, file: path)
             var image = StoreImage(identifier: identifier, metadata: metadata)
             image.stampMetadata(type: .sqlite, model: description.model)
@@ -55,7 +58,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// A typed store error for an SQLite failure.
     static func storeError(_ error: SQLiteError) -> StoreError {
-        switch error.primaryCode {
+        if error.message.hasPrefix(SQLQueryFunctions.corruptValuePrefix) {
+            return .corruptStore(file: error.file, offset: nil, reason: String(error.message.dropFirst(SQLQueryFunctions.corruptValuePrefix.count)))
+        }
+        return switch error.primaryCode {
         case 26, 11: .corruptStore(file: error.file, offset: nil, reason: "not a valid SQLite database: \(error.message)")
         default: .io(file: error.file, operation: error.sql ?? "open", reason: "\(error.message) (SQLite error \(error.code))")
         }
@@ -151,32 +157,6 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                                      [.blob(try MetadataPropertyList.encode(image.metadata))])
             state.metadata = image.metadata
         }
-    }
-
-    public func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot] {
-        try withConnection { state in
-            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier)
-            let candidates = try reader.snapshots(ofEntities: request.entityNames)
-            return try SnapshotQuery.apply(request, to: candidates, source: reader, model: model)
-        }
-    }
-
-    public func count(_ request: StoreFetchRequest) throws -> Int {
-        var unranged = request
-        unranged.fetchLimit = 0
-        unranged.fetchOffset = 0
-        unranged.sortDescriptors = []
-        let total: Int
-        if request.predicate == nil {
-            total = try withConnection { state in
-                try SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier)
-                    .count(ofEntities: request.entityNames)
-            }
-        } else {
-            total = try fetch(unranged).count
-        }
-        let remaining = max(0, total - request.fetchOffset)
-        return request.fetchLimit > 0 ? min(remaining, request.fetchLimit) : remaining
     }
 
     public func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {

@@ -1,0 +1,102 @@
+/// A piece of SQL and the values bound to its `?` placeholders, in the order they appear.
+///
+/// Fragments are how the query translator builds statements: values never enter the SQL text,
+/// only placeholders do, and names come from the schema. Concatenating fragments concatenates
+/// their values in the same order, so placeholders and values stay in step.
+struct SQLFragment: Sendable, Hashable, CustomStringConvertible {
+    /// The SQL text, with a `?` for each value.
+    var sql: String
+    /// The values of the placeholders, in order.
+    var parameters: [SQLiteValue]
+
+    init(_ sql: String, _ parameters: [SQLiteValue] = []) {
+        self.sql = sql
+        self.parameters = parameters
+    }
+
+    /// A single placeholder bound to `value`.
+    static func value(_ value: SQLiteValue) -> SQLFragment { SQLFragment("?", [value]) }
+
+    /// `1`: a condition that always holds.
+    static let alwaysTrue = SQLFragment("1")
+    /// `0`: a condition that never holds.
+    static let alwaysFalse = SQLFragment("0")
+
+    /// The constant condition `flag`.
+    static func constant(_ flag: Bool) -> SQLFragment { flag ? alwaysTrue : alwaysFalse }
+
+    var isAlwaysTrue: Bool { sql == "1" && parameters.isEmpty }
+    var isAlwaysFalse: Bool { sql == "0" && parameters.isEmpty }
+
+    static func + (lhs: SQLFragment, rhs: SQLFragment) -> SQLFragment {
+        SQLFragment(lhs.sql + rhs.sql, lhs.parameters + rhs.parameters)
+    }
+
+    static func + (lhs: SQLFragment, rhs: String) -> SQLFragment {
+        SQLFragment(lhs.sql + rhs, lhs.parameters)
+    }
+
+    static func + (lhs: String, rhs: SQLFragment) -> SQLFragment {
+        SQLFragment(lhs + rhs.sql, rhs.parameters)
+    }
+
+    /// The fragments joined by `separator`.
+    static func joined(_ parts: [SQLFragment], separator: String) -> SQLFragment {
+        var result = SQLFragment("")
+        for (index, part) in parts.enumerated() {
+            if index > 0 { result.sql += separator }
+            result = result + part
+        }
+        return result
+    }
+
+    /// Every condition holds; constants are folded away.
+    static func and(_ parts: [SQLFragment]) -> SQLFragment {
+        if parts.contains(where: \.isAlwaysFalse) { return .alwaysFalse }
+        let kept = parts.filter { !$0.isAlwaysTrue }
+        if kept.isEmpty { return .alwaysTrue }
+        if kept.count == 1 { return kept[0] }
+        return "(" + joined(kept, separator: " AND ") + ")"
+    }
+
+    /// At least one condition holds; constants are folded away.
+    static func or(_ parts: [SQLFragment]) -> SQLFragment {
+        if parts.contains(where: \.isAlwaysTrue) { return .alwaysTrue }
+        let kept = parts.filter { !$0.isAlwaysFalse }
+        if kept.isEmpty { return .alwaysFalse }
+        if kept.count == 1 { return kept[0] }
+        return "(" + joined(kept, separator: " OR ") + ")"
+    }
+
+    /// The condition does not hold. Only for two-valued conditions (never NULL), which is what
+    /// the translator builds: SQL's `NOT NULL` is NULL, where a predicate's `NOT` of false is true.
+    static func not(_ part: SQLFragment) -> SQLFragment {
+        if part.isAlwaysTrue { return .alwaysFalse }
+        if part.isAlwaysFalse { return .alwaysTrue }
+        return "NOT " + parenthesized(part)
+    }
+
+    /// The fragment in parentheses, unless it already is one term.
+    static func parenthesized(_ part: SQLFragment) -> SQLFragment {
+        if part.sql.hasPrefix("("), part.sql.hasSuffix(")"), balanced(part.sql.dropFirst().dropLast()) { return part }
+        return "(" + part + ")"
+    }
+
+    private static func balanced(_ text: Substring) -> Bool {
+        var depth = 0
+        var quoted = false
+        for character in text {
+            if character == "'" { quoted.toggle() }
+            if quoted { continue }
+            if character == "(" { depth += 1 }
+            if character == ")" {
+                depth -= 1
+                if depth < 0 { return false }
+            }
+        }
+        return depth == 0
+    }
+
+    /// `sql` with its values, for messages and tests.
+    var description: String { parameters.isEmpty ? sql : "\(sql) \(parameters)" }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import StrataCore
+
+extension SQLiteStore {
+    /// Fetches in SQL as far as SQL can answer exactly (see ``SQLFetchPlan`` and
+    /// `docs/formats/sqlite.md`), and finishes in memory with ``SnapshotQuery``, the evaluator
+    /// every store uses.
+    public func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot] {
+        try withConnection { state in
+            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier)
+            guard state.translatesQueries,
+                  let plan = try SQLFetchPlan(request, schema: schema, storeIdentifier: state.identifier, connection: state.connection) else {
+                let candidates = try reader.snapshots(ofEntities: request.entityNames)
+                return try SnapshotQuery.apply(request, to: candidates, source: reader, model: model)
+            }
+            let rows = try reader.snapshots(plan.select, table: plan.table, includesValues: plan.includesValues)
+            if plan.isComplete { return rows }
+            var rest = request
+            rest.predicate = plan.residual
+            return try SnapshotQuery.apply(rest, to: rows, source: reader, model: model)
+        }
+    }
+
+    public func count(_ request: StoreFetchRequest) throws -> Int {
+        let counted: Int? = try withConnection { state in
+            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier)
+            guard state.translatesQueries else {
+                return request.predicate == nil ? try reader.count(ofEntities: request.entityNames) : nil
+            }
+            guard let plan = try SQLFetchPlan(request, schema: schema, storeIdentifier: state.identifier, connection: state.connection),
+                  let count = plan.count else {
+                return request.predicate == nil ? try reader.count(ofEntities: request.entityNames) : nil
+            }
+            guard case .integer(let total)? = try state.connection.scalar(count.sql, count.parameters) else { return 0 }
+            return Int(total)
+        }
+        let total: Int
+        if let counted {
+            total = counted
+        } else {
+            var unranged = request
+            unranged.fetchLimit = 0
+            unranged.fetchOffset = 0
+            unranged.sortDescriptors = []
+            unranged.includesPropertyValues = false
+            total = try fetch(unranged).count
+        }
+        let remaining = max(0, total - request.fetchOffset)
+        return request.fetchLimit > 0 ? min(remaining, request.fetchLimit) : remaining
+    }
+
+    /// Whether fetches and counts translate predicates and sorts into SQL (the default), or read
+    /// every row of the requested entities and evaluate in memory as the atomic stores do. The two
+    /// give the same answers; tests compare them.
+    var translatesQueries: Bool {
+        get { (try? withConnection { $0.translatesQueries }) ?? true }
+        set { _ = try? withConnection { $0.translatesQueries = newValue } }
+    }
+
+    /// The plan a fetch of `request` runs, for tests and diagnostics; nil when it would read every
+    /// row and evaluate in memory.
+    func fetchPlan(for request: StoreFetchRequest) throws -> SQLFetchPlan? {
+        try withConnection { state in
+            try SQLFetchPlan(request, schema: schema, storeIdentifier: state.identifier, connection: state.connection)
+        }
+    }
+
+    /// SQLite's `EXPLAIN QUERY PLAN` for the statement a fetch of `request` runs.
+    func queryPlan(for request: StoreFetchRequest) throws -> [String] {
+        try withConnection { state in
+            guard let plan = try SQLFetchPlan(request, schema: schema, storeIdentifier: state.identifier, connection: state.connection) else {
+                return []
+            }
+            return try state.connection.rows("EXPLAIN QUERY PLAN " + plan.select.sql, plan.select.parameters) { $0.text(3) ?? "" }
+        }
+    }
+}
