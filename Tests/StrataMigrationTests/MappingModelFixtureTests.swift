@@ -195,6 +195,11 @@ struct MappingModelFixtureTests {
         // Moody 5's Country has no continent: the policy sets it, no expression does.
         #expect(country.relationshipMapping(named: "continent")?.valueExpression == nil)
         #expect(loaded.source.entity(named: "Country")?.relationshipsByName["continent"] == nil)
+
+        // Three attribute mappings are left-overs that belong to no entity mapping: not read.
+        let text = try String(contentsOf: MappingFixtures.url("objcio__core-data/Migrations/Migrations/Moody 5-Moody 6.xcmappingmodel/xcmapping.xml"), encoding: .utf8)
+        #expect(text.matches(of: /<object type="XDDEVATTRIBUTEMAPPING"/).count == 18)
+        #expect(loaded.raw.entityMappings.map(\.attributeMappings.count).reduce(0, +) == 15)
     }
 
     // MARK: The others
