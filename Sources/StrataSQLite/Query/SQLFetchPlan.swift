@@ -79,16 +79,31 @@ struct SQLFetchPlan {
         var sorted = residual.isEmpty
         if sorted {
             let mark = translator.top.mark
+            var blobChecks: [SQLFragment] = []
             for descriptor in request.sortDescriptors {
                 do {
-                    order.append(try Self.orderTerm(descriptor, translator: translator, connection: connection))
-                } catch let reason as Untranslatable {
-                    translator.top.restore(mark)
-                    self.notes.append("sorted in memory: \(descriptor): \(reason.reason)")
+                    let (term, blobCheck) = try Self.orderTerm(descriptor, translator: translator)
+                    order.append(term)
+                    if let blobCheck { blobChecks.append(blobCheck) }
+                } catch {
+                    self.notes.append("sorted in memory: \(descriptor): \(error.reason)")
                     sorted = false
-                    order = []
                     break
                 }
+            }
+            if sorted, !blobChecks.isEmpty {
+                // Numbers stored as BLOBs (NaN, −0.0, decimals of more than 15 digits) would
+                // sort after every other in SQL: only when no candidate has one does SQL order.
+                let check = "SELECT 1 FROM \(table.name) t0\(translator.top.joinClauses) WHERE "
+                    + SQLFragment.and([condition, .or(blobChecks)]) + " LIMIT 1"
+                if try connection.scalar(check.sql, check.parameters) != nil {
+                    self.notes.append("sorted in memory: a sort key holds numbers stored as BLOBs")
+                    sorted = false
+                }
+            }
+            if !sorted {
+                translator.top.restore(mark)
+                order = []
             }
         }
         if sorted {
@@ -122,25 +137,23 @@ struct SQLFetchPlan {
         return items.flatMap(conjuncts(of:))
     }
 
-    /// One `ORDER BY` term that orders as the sort descriptor does.
-    private static func orderTerm(_ descriptor: ObjectSortDescriptor, translator: SQLPredicateTranslator,
-                                  connection: SQLiteConnection) throws -> SQLFragment {
+    /// One `ORDER BY` term that orders as the sort descriptor does, and for numbers the
+    /// condition that a value is stored as a BLOB, which SQL would not order as memory does.
+    private static func orderTerm(_ descriptor: ObjectSortDescriptor,
+                                  translator: SQLPredicateTranslator) throws(Untranslatable) -> (SQLFragment, SQLFragment?) {
         guard case .scalar(let value) = try translator.resolve(descriptor.key, from: translator.root) else {
             throw Untranslatable("the key is not an attribute")
         }
         var term: SQLFragment
+        var blobCheck: SQLFragment?
         switch value.type {
         case .integer16, .integer32, .integer64:
             term = value.expression
         case .boolean:
             term = "(" + value.expression + " <> 0)"
         case .double, .float, .date, .decimal:
-            // Stored as BLOBs (NaN, −0.0, decimals of more than 15 digits), numbers would sort
-            // after every other: only when the column holds none does SQL order them.
-            guard let column = value.column else { throw Untranslatable("a number that is not a column") }
-            let blob = try connection.scalar("SELECT 1 FROM \(column.table) WHERE \(column.name) >= X'' LIMIT 1")
-            guard blob == nil else { throw Untranslatable("\(column.table).\(column.name) holds values stored as BLOBs") }
             term = value.expression
+            blobCheck = value.expression + " >= X''"
         case .string:
             switch descriptor.comparison {
             case .standard: term = value.expression + " COLLATE \(SQLQueryFunctions.standardCollation)"
@@ -152,6 +165,6 @@ struct SQLFetchPlan {
         default:
             throw Untranslatable("values of type \(value.type.rawValue)")
         }
-        return term + (descriptor.ascending ? " ASC" : " DESC")
+        return (term + (descriptor.ascending ? " ASC" : " DESC"), blobCheck)
     }
 }
