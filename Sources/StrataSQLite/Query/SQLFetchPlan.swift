@@ -4,9 +4,9 @@ import StrataCore
 /// How the SQLite store answers one fetch: the `SELECT` that reads the candidate rows, and what
 /// is left to do in memory with ``SnapshotQuery`` (the evaluator every store uses).
 ///
-/// The predicate's leading conjuncts that translate go into `WHERE` (so the conjuncts left in
-/// memory are evaluated on exactly the rows the evaluator would have reached them on, and throw
-/// where it would throw). When the whole predicate and every sort key translate, the order
+/// The predicate's conjuncts that translate go into `WHERE`, up to the first conjunct left in
+/// memory that may throw: after it, all stay in memory, so that it is evaluated on exactly the
+/// rows the evaluator would reach it on, and throws where the evaluator would throw. When the whole predicate and every sort key translate, the order
 /// (ties broken by entity name, then primary key, as ``SnapshotQuery`` does), the offset and
 /// the limit are SQL's too, and a count is a `count(*)`.
 struct SQLFetchPlan {
@@ -52,11 +52,13 @@ struct SQLFetchPlan {
             conditions.append("t0.Z_ENT IN (" + .joined(codes.map { .value(.integer($0)) }, separator: ", ") + ")")
         }
 
-        // The predicate: its leading conjuncts that translate.
+        // The predicate: every conjunct that translates, up to the first one left in memory
+        // that may throw.
         var residual: [ObjectPredicate] = []
         if let predicate = request.predicate {
+            var blocked = false
             for conjunct in Self.conjuncts(of: predicate) {
-                guard residual.isEmpty else { residual.append(conjunct); continue }
+                guard !blocked else { residual.append(conjunct); continue }
                 let mark = translator.top.mark
                 do {
                     conditions.append(try translator.translate(conjunct))
@@ -64,6 +66,7 @@ struct SQLFetchPlan {
                     translator.top.restore(mark)
                     notes.append("in memory: \(conjunct): \(error.reason)")
                     residual.append(conjunct)
+                    blocked = !translator.cannotThrow(conjunct)
                 }
             }
         }
