@@ -125,14 +125,14 @@ func timed<T>(_ work: () throws -> T) rethrows -> (T, Double) {
 /// The fastest of `times` runs of `work` (each returning what it read and how many rows).
 func fastest(_ times: Int, _ work: () throws -> (objects: Int, checksum: UInt64)) throws -> PhaseResult {
     var best = Double.infinity
-    var outcome: (objects: Int, checksum: UInt64) = (0, 0)
+    var first: (objects: Int, checksum: UInt64)?
     for _ in 0..<max(1, times) {
         let (result, seconds) = try timed(work)
-        if result.objects != outcome.objects && best != .infinity || result.checksum != outcome.checksum && best != .infinity {
+        if let first, first.objects != result.objects || first.checksum != result.checksum {
             throw BenchmarkError("repeated runs read different rows")
         }
-        outcome = result
+        first = first ?? result
         best = min(best, seconds)
     }
-    return PhaseResult(seconds: best, objects: outcome.objects, checksum: outcome.checksum)
+    return PhaseResult(seconds: best, objects: first?.objects ?? 0, checksum: first?.checksum ?? 0)
 }
