@@ -224,8 +224,9 @@ final class SQLPredicateTranslator {
             guard comparison.modifier == .direct, operation == .in, !value.isCollection else {
                 throw Untranslatable("a to-many key path on the right of \(operation.rawValue)")
             }
+            // Membership: some element equals the value (equality is symmetric).
             return try anyElement(collection) { element throws(Untranslatable) in
-                .and([present(element), try reversedTest(value, .equalTo, options, element)])
+                .and([present(element), try test(element, .equalTo, options, value)])
             }
 
         case (.scalar, .scalar), (.object, .object):
