@@ -118,8 +118,9 @@ final class SQLiteRowReader: SnapshotSource {
 
     /// The objects a query selects, in its order. The query selects
     /// ``selectList(_:alias:includesValues:)`` of `table`; without values the snapshots carry
-    /// only IDs and versions.
-    func snapshots(_ query: SQLFragment, table: SQLiteSchema.Table, includesValues: Bool) throws -> [ObjectSnapshot] {
+    /// only IDs and versions. With `caching`, the snapshots are kept for key paths that lead
+    /// back to them (when memory has work left); without, they are not kept at all.
+    func snapshots(_ query: SQLFragment, table: SQLiteSchema.Table, includesValues: Bool, caching: Bool) throws -> [ObjectSnapshot] {
         var result: [ObjectSnapshot] = []
         let statement = try connection.statement(query.sql)
         defer { statement.reset() }
@@ -133,7 +134,7 @@ final class SQLiteRowReader: SnapshotSource {
                 return
             }
             let snapshot = try snapshot(row, table)
-            cache[snapshot.objectID] = snapshot
+            if caching { cache[snapshot.objectID] = snapshot }
             result.append(snapshot)
         }
         return result

@@ -13,7 +13,8 @@ extension SQLiteStore {
                 let candidates = try reader.snapshots(ofEntities: request.entityNames)
                 return try SnapshotQuery.apply(request, to: candidates, source: reader, model: model)
             }
-            let rows = try reader.snapshots(plan.select, table: plan.table, includesValues: plan.includesValues)
+            let rows = try reader.snapshots(plan.select, table: plan.table, includesValues: plan.includesValues,
+                                            caching: !plan.isComplete)
             if plan.isComplete { return rows }
             var rest = request
             rest.predicate = plan.residual
