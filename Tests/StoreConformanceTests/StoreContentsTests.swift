@@ -89,4 +89,25 @@ struct StoreContentsTests {
         #expect(differences == [])
         #expect(StoreImageFixtures.valueMismatches(in: moved) == [])
     }
+
+    @Test("a save that inserts an ID the store already holds is refused whole", arguments: StoreUnderTest.all)
+    func duplicateInsert(_ store: StoreUnderTest) throws {
+        let model = try SampleModels.company()
+        let (coordinator, persistentStore) = try store.makeCoordinator(model: model)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let acme = try context.insertNewObject(forEntityName: "Employer")
+        try acme.setValue("Acme", forKey: "name")
+        try context.save()
+        let fresh = ManagedObjectID(entityName: "Employer", storeIdentifier: persistentStore.identifier, primaryKey: 99)
+        let request = StoreSaveRequest(inserted: [
+            ObjectSnapshot(objectID: fresh, attributes: ["name": .string("New")]),
+            ObjectSnapshot(objectID: acme.objectID, attributes: ["name": .string("Again")]),
+        ])
+        #expect { try persistentStore.save(request) } throws: { error in
+            guard case StoreError.duplicateObject(let id) = error else { return false }
+            return id == acme.objectID
+        }
+        #expect(try persistentStore.snapshot(for: fresh) == nil, "nothing of the refused save landed")
+        #expect(try persistentStore.snapshot(for: acme.objectID)?.attributes["name"] == .string("Acme"))
+    }
 }

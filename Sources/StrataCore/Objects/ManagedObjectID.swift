@@ -23,7 +23,20 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates a temporary ID for a newly inserted object.
     public static func temporary(entityName: String) -> ManagedObjectID {
-        ManagedObjectID(entityName: entityName, storeIdentifier: nil, key: .temporary(UUID()))
+        ManagedObjectID(entityName: entityName, storeIdentifier: nil, key: .temporary(randomUUID()))
+    }
+
+    /// A random (version 4) UUID from the system generator. Foundation's `UUID()` opens and reads
+    /// `/dev/urandom` on every call on Linux, which dominated inserting many objects.
+    private static func randomUUID() -> UUID {
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next() as UInt64
+        let low = generator.next() as UInt64
+        var bytes = withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40   // version 4
+        bytes[8] = (bytes[8] & 0x3F) | 0x80   // RFC 4122 variant
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 
     /// Creates a permanent ID for the row `primaryKey` of `entityName` in the store `storeIdentifier`.

@@ -62,13 +62,8 @@ struct SQLiteRowWriter {
             try connection.run("UPDATE \(table.name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
                                [.integer(try key(snapshot.objectID))])
         }
-        for snapshot in request.inserted {
-            let table = try table(snapshot.objectID)
-            if case .integer? = try connection.scalar("SELECT Z_ENT FROM \(table.name) WHERE Z_PK = ?", [.integer(try key(snapshot.objectID))]) {
-                throw StoreError.duplicateObject(snapshot.objectID)
-            }
-            try insert(snapshot)
-        }
+        for snapshot in request.inserted { try insert(snapshot) }
+        try raisePrimaryKeyCounters(for: request.inserted)
         for snapshot in request.updated {
             var next = snapshot
             next.version = snapshot.version &+ 1
@@ -112,7 +107,9 @@ struct SQLiteRowWriter {
     private func writingRow(of snapshot: ObjectSnapshot, _ body: () throws -> Void) throws {
         do {
             try body()
-        } catch let error as SQLiteError where error.code == 2067 || error.code == 1555 {
+        } catch let error as SQLiteError where error.code == 1555 {   // SQLITE_CONSTRAINT_PRIMARYKEY: the Z_PK is taken
+            throw StoreError.duplicateObject(snapshot.objectID)
+        } catch let error as SQLiteError where error.code == 2067 {   // SQLITE_CONSTRAINT_UNIQUE
             throw StoreError.constraintConflict([try conflict(of: snapshot)])
         }
     }
@@ -156,7 +153,6 @@ struct SQLiteRowWriter {
         let values: [SQLiteValue] = [.integer(key), .integer(schema.codes[snapshot.objectID.entityName] ?? 0), .integer(snapshot.version)]
             + (try columnValues(snapshot, table))
         try writingRow(of: snapshot) { try connection.run(sql, values) }
-        try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_NAME = ?", [.integer(key), .text(table.rootEntity)])
     }
 
     private func update(_ snapshot: ObjectSnapshot) throws {
@@ -231,6 +227,19 @@ struct SQLiteRowWriter {
         }
     }
 
+    /// Raises each inheritance root's `Z_MAX` to the highest key among `inserted`: one statement
+    /// per root, not per row.
+    private func raisePrimaryKeyCounters(for inserted: [ObjectSnapshot]) throws {
+        var highest: [String: Int64] = [:]
+        for snapshot in inserted {
+            guard let table = schema.table(for: snapshot.objectID.entityName), let key = snapshot.objectID.primaryKey else { continue }
+            highest[table.rootEntity] = max(highest[table.rootEntity] ?? key, key)
+        }
+        for (root, key) in highest {
+            try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_NAME = ?", [.integer(key), .text(root)])
+        }
+    }
+
     /// Replaces every row with the objects of `image`, its primary-key counters included.
     func replaceAll(with image: StoreImage) throws {
         for table in schema.tables.values { try connection.run("DELETE FROM \(table.name)") }
@@ -238,6 +247,7 @@ struct SQLiteRowWriter {
         try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = 0")
         let ordered = image.orderedObjects
         for snapshot in ordered { try insert(snapshot) }
+        try raisePrimaryKeyCounters(for: ordered)
         for snapshot in ordered { try writeToMany(snapshot) }
         for (root, next) in image.nextPrimaryKeys where schema.tables[root] != nil {
             try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_NAME = ?", [.integer(next - 1), .text(root)])
