@@ -244,3 +244,34 @@ extension SQLiteStoreTests {
         #expect(snapshots.first?.attributes["code"] == .string("C1199"))
     }
 }
+
+extension SQLiteStoreTests {
+    @Test("sibling entities that each declare an attribute of one name, of different types, keep their own values")
+    func siblingAttributes() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Thing", isAbstract: true) { Attribute("name", .string) }
+            EntityDescription("Counter", parent: "Thing") { Attribute("value", .integer64) }
+            EntityDescription("Label", parent: "Thing") { Attribute("value", .string) }
+        }
+        let url = try TemporaryFolder.make().appendingPathComponent("things.sqlite")
+        do {
+            let (_, context) = try open(url, model: model)
+            let counter = try context.insertNewObject(forEntityName: "Counter")
+            try counter.setValue(Int64(42), forKey: "value")
+            let label = try context.insertNewObject(forEntityName: "Label")
+            try label.setValue("42", forKey: "value")
+            let zero = try context.insertNewObject(forEntityName: "Label")
+            try zero.setValue("007", forKey: "value")
+            try context.save()
+        }
+        #expect(try sqlite3(url, "SELECT name, type FROM pragma_table_info('ZTHING') WHERE name LIKE 'ZVALUE%'") == ["ZVALUE|BLOB"])
+        let (_, context) = try open(url, model: model)
+        let counters = try context.fetch(FetchRequest(entityName: "Counter")).map { try $0.value(forKey: "value") as? Int64 }
+        let labels = try context.fetch(FetchRequest(entityName: "Label", sortDescriptors: [ObjectSortDescriptor(key: "value")]))
+            .map { try $0.value(forKey: "value") as? String }
+        #expect(counters == [42])
+        #expect(labels == ["007", "42"])
+        let found = try context.fetch(FetchRequest(entityName: "Label", predicate: try ObjectPredicate(format: "value == '007'")))
+        #expect(found.count == 1)
+    }
+}

@@ -96,6 +96,14 @@ struct SQLiteSchema: Sendable {
             for property in entity.declaredProperties {
                 switch property {
                 case .attribute(let attribute) where !attribute.isTransient:
+                    // Sibling entities that each declare an attribute of one name share its column
+                    // (rows say which entity they are). When their types differ, the column is
+                    // declared BLOB, whose affinity stores every value as it was bound.
+                    if let shared = table.attributeColumns[attribute.name],
+                       let index = table.columns.firstIndex(where: { $0.name == shared }) {
+                        if table.columns[index].type != Self.declaredType(attribute.type) { table.columns[index].type = "BLOB" }
+                        continue
+                    }
                     let column = Self.uniqueColumn("Z" + attribute.name.uppercased(), in: table)
                     table.attributeColumns[attribute.name] = column
                     table.columns.append((column, Self.declaredType(attribute.type)))
