@@ -8,18 +8,7 @@ import Testing
 /// their values, `Z_PRIMARYKEY`, `Z_OPT`, join rows and foreign keys, and rows never read.
 @Suite("SQLite batch requests")
 struct SQLiteBatchTests {
-    private func sqlite3(_ file: URL, _ sql: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", file.path, sql]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "sqlite3 failed on \(sql)")
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-    }
+    private func sqlite3(_ file: URL, _ sql: String) throws -> [String] { try SQLiteShell.rows(file, sql) }
 
     /// Entity codes: Course 1, Lesson 2, Person 3, Student 4, Teacher 5. Course ⇄ Student lives
     /// in Z_1STUDENTS; Course ⇒ Lesson is ordered and cascades; Teacher → Student nullifies.

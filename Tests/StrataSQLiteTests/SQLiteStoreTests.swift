@@ -9,18 +9,7 @@ import Testing
 @Suite("SQLite store")
 struct SQLiteStoreTests {
     /// Runs the `sqlite3` shell on `file` and returns its output lines.
-    private func sqlite3(_ file: URL, _ sql: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", file.path, sql]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "sqlite3 failed on \(sql)")
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-    }
+    private func sqlite3(_ file: URL, _ sql: String) throws -> [String] { try SQLiteShell.rows(file, sql) }
 
     /// The School model: Person (abstract) → Student, Teacher; Course ⇄ Student many-to-many;
     /// Course → Lesson ordered one-to-many; Course.code unique.
