@@ -49,8 +49,7 @@ struct Inspect: ParsableCommand {
         ]
         guard let modelPath = model else { return .object(report) }
         let managedObjectModel = try ModelOption.load(modelPath)
-        let differing = Set(hashes.keys).union(managedObjectModel.entityVersionHashesByName.keys)
-            .filter { hashes[$0] != managedObjectModel.entityVersionHashesByName[$0] }.sorted()
+        let differing = managedObjectModel.entitiesDiffering(fromVersionHashes: hashes)
         report["model"] = .object([
             "path": .string(modelPath),
             "matches": .bool(differing.isEmpty),

@@ -56,7 +56,7 @@ public enum ExportDocument {
             for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) where !relationship.isTransient {
                 if relationship.isToMany {
                     var destinations = try snapshot.toMany[relationship.name] ?? toMany(relationship.name)
-                    if !relationship.isOrdered { destinations.sort(by: precedes) }
+                    if !relationship.isOrdered { destinations.sort(by: ManagedObjectID.storeOrder) }
                     relationships[relationship.name] = .array(destinations.map { .string(ref($0)) })
                 } else {
                     relationships[relationship.name] = snapshot.toOne[relationship.name].map { .string(ref($0)) } ?? .null
@@ -69,10 +69,5 @@ public enum ExportDocument {
             "attributes": .object(attributes),
             "relationships": .object(relationships),
         ])
-    }
-
-    /// The document order of objects: entity name, then primary key.
-    public static func precedes(_ lhs: ManagedObjectID, _ rhs: ManagedObjectID) -> Bool {
-        (lhs.entityName, lhs.primaryKey ?? 0) < (rhs.entityName, rhs.primaryKey ?? 0)
     }
 }

@@ -22,7 +22,7 @@ struct StoreContentsTests {
             for relationship in model.entity(named: id.entityName)?.relationships ?? [] where relationship.isToMany {
                 let destinations = snapshot.toMany[relationship.name] ?? []
                 snapshot.toMany[relationship.name] = relationship.isOrdered ? destinations
-                    : destinations.sorted { ($0.entityName, $0.primaryKey ?? 0) < ($1.entityName, $1.primaryKey ?? 0) }
+                    : destinations.sorted(by: ManagedObjectID.storeOrder)
             }
             copy.objects[id] = snapshot
         }

@@ -14,7 +14,7 @@ struct ExportImportTests {
             snapshot.version = 1
             for relationship in model.entity(named: id.entityName)?.relationships ?? [] where relationship.isToMany {
                 let destinations = snapshot.toMany[relationship.name] ?? []
-                snapshot.toMany[relationship.name] = relationship.isOrdered ? destinations : destinations.sorted(by: ExportDocument.precedes)
+                snapshot.toMany[relationship.name] = relationship.isOrdered ? destinations : destinations.sorted(by: ManagedObjectID.storeOrder)
             }
             for (key, value) in snapshot.attributes {
                 if case .date(let date) = value, date.timeIntervalSinceReferenceDate == 0 {

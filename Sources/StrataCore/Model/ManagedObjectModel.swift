@@ -96,6 +96,24 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
         hashes == entityVersionHashesByName
     }
 
+    /// The entities, in name order, whose hash in `hashes` differs from this model's (or that
+    /// only one of the two has).
+    public func entitiesDiffering(fromVersionHashes hashes: [String: Data]) -> [String] {
+        Set(hashes.keys).union(entityVersionHashesByName.keys).filter { hashes[$0] != entityVersionHashesByName[$0] }.sorted()
+    }
+
+    /// Refuses store metadata recorded with another model version; metadata without version
+    /// hashes is accepted.
+    ///
+    /// - Throws: ``StoreError/incompatibleModel(file:entities:)`` naming `file` and the entities
+    ///   that differ.
+    public func checkCompatibility(withStoreMetadata metadata: [String: PropertyListValue], file: String) throws {
+        guard let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue else { return }
+        let hashes = stored.compactMapValues(\.dataValue)
+        guard !isCompatible(withVersionHashes: hashes) else { return }
+        throw StoreError.incompatibleModel(file: file, entities: entitiesDiffering(fromVersionHashes: hashes))
+    }
+
     /// Core Data's `NSStoreModelVersionHashesDigest`: SHA-512 over each entity's name and hash,
     /// in name order.
     public var versionHashesDigest: Data {

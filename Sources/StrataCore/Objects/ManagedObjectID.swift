@@ -21,6 +21,11 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         case temporary(UUID)
     }
 
+    /// The order stores and files list objects in: entity name, then primary key.
+    public static func storeOrder(_ lhs: ManagedObjectID, _ rhs: ManagedObjectID) -> Bool {
+        (lhs.entityName, lhs.primaryKey ?? 0) < (rhs.entityName, rhs.primaryKey ?? 0)
+    }
+
     /// Creates a temporary ID for a newly inserted object.
     public static func temporary(entityName: String) -> ManagedObjectID {
         ManagedObjectID(entityName: entityName, storeIdentifier: nil, key: .temporary(randomUUID()))

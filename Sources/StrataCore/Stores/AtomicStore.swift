@@ -29,22 +29,13 @@ public final class AtomicStore: PersistentStore {
         var loaded: StoreImage
         if let format, let url = description.url, FileManager.default.fileExists(atPath: url.path) {
             loaded = try format.read(from: url, model: description.model)
-            try Self.checkCompatibility(loaded, model: description.model, file: url.path)
+            try description.model.checkCompatibility(withStoreMetadata: loaded.metadata, file: url.path)
         } else {
             loaded = StoreImage.empty(type: description.type, model: description.model)
             if let format, let url = description.url { try format.write(loaded, to: url, model: description.model) }
         }
         loaded.stampMetadata(type: description.type, model: description.model)
         self.image = Mutex(loaded)
-    }
-
-    private static func checkCompatibility(_ image: StoreImage, model: ManagedObjectModel, file: String) throws {
-        guard let stored = image.metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue else { return }
-        let hashes = stored.compactMapValues(\.dataValue)
-        guard !model.isCompatible(withVersionHashes: hashes) else { return }
-        let names = Set(hashes.keys).union(model.entityVersionHashesByName.keys)
-            .filter { hashes[$0] != model.entityVersionHashesByName[$0] }.sorted()
-        throw StoreError.incompatibleModel(file: file, entities: names)
     }
 
     /// A copy of everything the store holds.
@@ -193,7 +184,7 @@ public final class AtomicStore: PersistentStore {
                         indexes[key] = index
                     }
                     let holders = (indexes[key]?[mine] ?? []).filter { $0 != snapshot.objectID }
-                    if let holder = holders.min(by: { ($0.entityName, $0.primaryKey ?? 0) < ($1.entityName, $1.primaryKey ?? 0) }) {
+                    if let holder = holders.min(by: ManagedObjectID.storeOrder) {
                         conflicts.append(ConstraintConflict(entityName: current.name, properties: constraint,
                                                             objectID: snapshot.objectID, databaseObjectID: holder))
                     }

@@ -70,7 +70,7 @@ public enum SnapshotQuery {
         if let predicate = request.predicate {
             matches = try matches.filter { try predicate.evaluate(with: SnapshotView(snapshot: $0, source: source, model: model)) }
         }
-        matches.sort { ($0.objectID.entityName, $0.objectID.primaryKey ?? 0) < ($1.objectID.entityName, $1.objectID.primaryKey ?? 0) }
+        matches.sort { ManagedObjectID.storeOrder($0.objectID, $1.objectID) }
         if !request.sortDescriptors.isEmpty {
             matches = try request.sortDescriptors.sorted(matches) { SnapshotView(snapshot: $0, source: source, model: model) }
         }

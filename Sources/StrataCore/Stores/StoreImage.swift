@@ -37,9 +37,7 @@ public struct StoreImage: Sendable, Hashable {
 
     /// The snapshots ordered by entity name then primary key: the order files are written in.
     public var orderedObjects: [ObjectSnapshot] {
-        objects.values.sorted {
-            ($0.objectID.entityName, $0.objectID.primaryKey ?? 0) < ($1.objectID.entityName, $1.objectID.primaryKey ?? 0)
-        }
+        objects.values.sorted { ManagedObjectID.storeOrder($0.objectID, $1.objectID) }
     }
 }
 

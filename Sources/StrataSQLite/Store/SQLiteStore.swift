@@ -83,7 +83,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                     throw StoreError.corruptStore(file: file, offset: nil, reason: "Z_METADATA.Z_PLIST is not a property list: \(error)")
                 }
             }
-            try checkCompatibility(metadata, model: schema.model, file: file)
+            try schema.model.checkCompatibility(withStoreMetadata: metadata, file: file)
             let missing = schema.tables.values.map(\.name).filter { !tables.contains($0) }.sorted()
             guard missing.isEmpty else {
                 throw StoreError.corruptStore(file: file, offset: nil, reason: "tables \(missing.joined(separator: ", ")) are missing")
@@ -105,15 +105,6 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                                [.text(image.identifier), .blob(try MetadataPropertyList.encode(image.metadata))])
         }
         return (image.identifier, image.metadata)
-    }
-
-    private static func checkCompatibility(_ metadata: [String: PropertyListValue], model: ManagedObjectModel, file: String) throws {
-        guard let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue else { return }
-        let hashes = stored.compactMapValues(\.dataValue)
-        guard !model.isCompatible(withVersionHashes: hashes) else { return }
-        let names = Set(hashes.keys).union(model.entityVersionHashesByName.keys)
-            .filter { hashes[$0] != model.entityVersionHashesByName[$0] }.sorted()
-        throw StoreError.incompatibleModel(file: file, entities: names)
     }
 
     /// Reads a store file's metadata without loading its objects.
