@@ -14,13 +14,17 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
+        // What both benchmarks share: the pseudo-random values their data is made of, and the
+        // process's peak memory.
+        .target(name: "BenchmarkSupport"),
         .executableTarget(
             name: "StoreBenchmarks",
-            dependencies: [.product(name: "Strata", package: "Strata")]
+            dependencies: ["BenchmarkSupport", .product(name: "Strata", package: "Strata")]
         ),
         .executableTarget(
             name: "SQLiteBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

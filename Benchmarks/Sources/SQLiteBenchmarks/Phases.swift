@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// One measured operation of one engine, run in a child process of its own so that its peak
@@ -96,18 +97,10 @@ struct PhaseResult {
     }
 
     /// VmHWM (peak resident size) from `/proc/self/status`, in KiB (0 where there is no /proc).
-    static func peakKiB() -> Int { status("VmHWM:") }
+    static func peakKiB() -> Int { ProcessStatus.peakKiB() }
 
     /// VmRSS (current resident size), in KiB.
-    static func residentKiB() -> Int { status("VmRSS:") }
-
-    private static func status(_ field: String) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix(field) {
-            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-        }
-        return 0
-    }
+    static func residentKiB() -> Int { ProcessStatus.residentKiB() }
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Strata
 
@@ -7,7 +8,7 @@ import Strata
 /// Six attribute types on each entity: String, Integer 32, Double, Boolean, Date, Binary.
 /// `Book.category` (0–9) is indexed; `Author.cohort` is `index % 10`. Values are generated from
 /// the index alone, so every engine stores exactly the same rows.
-struct Workload {
+struct Workload: PseudoRandomValues {
     let authors: Int
     let books: Int
 
@@ -65,36 +66,6 @@ struct Workload {
     // MARK: Deterministic values
 
     /// SplitMix64: a well-mixed 64-bit value for each (entity, index, field).
-    static func bits(_ entity: UInt64, _ index: Int, _ field: UInt64) -> UInt64 {
-        var z = (entity << 56 ^ UInt64(index) << 8 ^ field) &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    static func unit(_ entity: UInt64, _ index: Int, _ field: UInt64) -> Double {
-        Double(bits(entity, index, field) >> 11) / Double(1 << 53)
-    }
-
-    static func bytes(_ entity: UInt64, _ index: Int, count: Int) -> Data {
-        var data = Data(capacity: count)
-        var field: UInt64 = 100
-        while data.count < count {
-            withUnsafeBytes(of: bits(entity, index, field).littleEndian) { data.append(contentsOf: $0.prefix(count - data.count)) }
-            field += 1
-        }
-        return data
-    }
-
-    static let words = ["river", "glass", "autumn", "ledger", "harbour", "signal", "copper", "meadow",
-                        "lantern", "orbit", "cipher", "falcon", "garnet", "hollow", "ivory", "juniper",
-                        "Ökonomie", "café", "naïve", "Straße"]
-
-    static func phrase(_ entity: UInt64, _ index: Int, words count: Int) -> String {
-        (0..<count).map { words[Int(bits(entity, index, 50 + UInt64($0)) % UInt64(words.count))] }.joined(separator: " ")
-    }
-
-    static let baseDate = 600_000_000.0   // 2020-01-06
 
     /// The author of book `b` (zero-based indexes; keys are index + 1): books in runs of
     /// `books / authors`.

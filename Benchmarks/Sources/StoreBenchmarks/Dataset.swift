@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Strata
 
@@ -11,7 +12,7 @@ import Strata
 ///
 /// Values are generated from the object's index alone, so the store image, the Codable structs
 /// and the objects inserted into a context hold exactly the same data.
-struct Dataset {
+struct Dataset: PseudoRandomValues {
     let tags: Int
     let authors: Int
     let books: Int
@@ -77,48 +78,6 @@ struct Dataset {
     // MARK: Deterministic values
 
     /// SplitMix64 of `seed`: a well-mixed 64-bit value for each (entity, index, field).
-    static func bits(_ seed: UInt64) -> UInt64 {
-        var z = seed &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    static func bits(_ entity: UInt64, _ index: Int, _ field: UInt64) -> UInt64 {
-        bits(entity << 56 ^ UInt64(index) << 8 ^ field)
-    }
-
-    static func unit(_ entity: UInt64, _ index: Int, _ field: UInt64) -> Double {
-        Double(bits(entity, index, field) >> 11) / Double(1 << 53)
-    }
-
-    static func uuid(_ entity: UInt64, _ index: Int) -> UUID {
-        let a = bits(entity, index, 90), b = bits(entity, index, 91)
-        func byte(_ v: UInt64, _ i: Int) -> UInt8 { UInt8(truncatingIfNeeded: v >> (8 * i)) }
-        return UUID(uuid: (byte(a, 0), byte(a, 1), byte(a, 2), byte(a, 3), byte(a, 4), byte(a, 5),
-                           byte(a, 6) & 0x0F | 0x40, byte(a, 7), byte(b, 0) & 0x3F | 0x80, byte(b, 1),
-                           byte(b, 2), byte(b, 3), byte(b, 4), byte(b, 5), byte(b, 6), byte(b, 7)))
-    }
-
-    static func bytes(_ entity: UInt64, _ index: Int, count: Int) -> Data {
-        var data = Data(capacity: count)
-        var field: UInt64 = 100
-        while data.count < count {
-            withUnsafeBytes(of: bits(entity, index, field).littleEndian) { data.append(contentsOf: $0.prefix(count - data.count)) }
-            field += 1
-        }
-        return data
-    }
-
-    static let words = ["river", "glass", "autumn", "ledger", "harbour", "signal", "copper", "meadow",
-                        "lantern", "orbit", "cipher", "falcon", "garnet", "hollow", "ivory", "juniper",
-                        "Ökonomie", "café", "naïve", "Straße"]
-
-    static func phrase(_ entity: UInt64, _ index: Int, words count: Int) -> String {
-        (0..<count).map { words[Int(bits(entity, index, 50 + UInt64($0)) % UInt64(words.count))] }.joined(separator: " ")
-    }
-
-    static let baseDate = 600_000_000.0   // 2020-01-06
 
     // MARK: Records (the Codable form; also the source of the snapshots)
 

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import FoundationXML
 import Strata
@@ -62,13 +63,7 @@ struct PhaseResult {
     }
 
     /// VmHWM from `/proc/self/status`, in KiB (0 where there is no /proc).
-    static func peakKiB() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-        }
-        return 0
-    }
+    static func peakKiB() -> Int { ProcessStatus.peakKiB() }
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {
