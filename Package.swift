@@ -77,6 +77,12 @@ let package = Package(
         ),
         .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite", "StrataTestSupport"]),
         .testTarget(name: "StrataJSONTests", dependencies: ["StrataJSON", "StrataTestSupport"]),
+        // Stores written by Apple's Core Data: opened, exported, saved into.
+        .testTarget(
+            name: "AppleStoreTests",
+            dependencies: ["Strata", "StrataJSON", "StrataTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "StrataCLITests", dependencies: ["StrataJSON", "StrataTestSupport", "StrataCLI"]),
         // Saves in a loop until killed: the crash-safety test kills it at random moments.
         .executableTarget(
