@@ -31,8 +31,9 @@ let package = Package(
         .target(name: "StrataBinary", dependencies: ["StrataCore", "CZlib"]),
         .target(name: "StrataXML", dependencies: ["StrataCore", "CLibXML2"]),
         .target(name: "StrataSQLite", dependencies: ["StrataCore", "CSQLite"]),
-        // Reads and writes Xcode's model files; parses XML with FoundationXML, not CLibXML2.
-        .target(name: "StrataModelFiles", dependencies: ["StrataCore"]),
+        // Reads and writes Xcode's model files; parses XML with FoundationXML, not CLibXML2. Reads
+        // the compiled models Apple's SQLite stores keep (keyed archives, raw DEFLATE: CZlib).
+        .target(name: "StrataModelFiles", dependencies: ["StrataCore", "CZlib"]),
         .target(name: "Strata", dependencies: ["StrataCore", "StrataBinary", "StrataXML", "StrataSQLite", "StrataModelFiles"]),
         // The strata-export JSON document: exact numbers, lossless metadata, checked imports.
         .target(
@@ -40,7 +41,7 @@ let package = Package(
             dependencies: ["StrataCore", .product(name: "Collections", package: "swift-collections")]
         ),
         // Mapping models: Xcode's `.xcmappingmodel` bundles (themselves Core Data XML stores).
-        .target(name: "StrataMigration", dependencies: ["StrataCore", "StrataXML"]),
+        .target(name: "StrataMigration", dependencies: ["StrataCore", "StrataXML", "StrataModelFiles"]),
         // The `strata` command line tool.
         .executableTarget(
             name: "StrataCLI",

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataModelFiles
 
 extension MappingModel {
     /// Reads an Xcode mapping model: an `.xcmappingmodel` bundle or its `xcmapping.xml`.

@@ -1,5 +1,6 @@
 import Foundation
 import StrataCore
+import StrataModelFiles
 @testable import StrataMigration
 import StrataTestSupport
 import Testing

@@ -5,7 +5,7 @@ import Foundation
 /// Strata reads these itself rather than through `PropertyListSerialization`, whose keyed-archive
 /// UIDs are a private class on Linux: the reader checks every offset, count and reference and
 /// never recurses deeper than ``BinaryPropertyList/maximumDepth``.
-enum PlistValue: Hashable, Sendable {
+package enum PlistValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -18,32 +18,37 @@ enum PlistValue: Hashable, Sendable {
     case array([PlistValue])
     case dictionary([String: PlistValue])
 
-    var string: String? {
+    /// The text of a string value.
+    package var string: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
-    var dictionary: [String: PlistValue]? {
+    /// The members of a dictionary value.
+    package var dictionary: [String: PlistValue]? {
         if case .dictionary(let d) = self { return d }
         return nil
     }
 
-    var array: [PlistValue]? {
+    /// The elements of an array value.
+    package var array: [PlistValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
 }
 
 /// Why a binary property list could not be read.
-struct PlistError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct PlistError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, and where.
+    package let description: String
+    /// An error saying `description`.
+    package init(_ description: String) { self.description = description }
 }
 
 /// Reads a binary property list (format `bplist00`).
-struct BinaryPropertyList {
+package struct BinaryPropertyList {
     /// How deep containers may nest.
-    static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     private let bytes: [UInt8]
     private let offsetSize: Int
@@ -52,7 +57,7 @@ struct BinaryPropertyList {
     private let offsetTable: Int
 
     /// The top object of `data`.
-    static func parse(_ data: Data) throws(PlistError) -> PlistValue {
+    package static func parse(_ data: Data) throws(PlistError) -> PlistValue {
         let list = try BinaryPropertyList(bytes: Array(data))
         return try list.topObject
     }
