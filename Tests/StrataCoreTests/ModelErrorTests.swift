@@ -330,7 +330,7 @@ struct ModelErrorTests {
         }
     }
 
-    @Test("Relationship counts that are negative or crossed", arguments: [(-1, 0), (0, -1), (5, 2), (3, 1)])
+    @Test("Relationship counts that are negative or crossed", arguments: [(-1, 0), (0, -2), (5, 2), (3, 1)])
     func invalidCount(minCount: Int, maxCount: Int) {
         expectModelError(.invalidCount(entity: "Team", relationship: "players"), mentions: ["Team", "players"]) {
             try ManagedObjectModel(entities: [

@@ -87,8 +87,9 @@ struct ModelResolver {
                     throw ModelError.unknownDestination(
                         entity: entity.name, property: relationship.name, destination: relationship.destinationEntityName)
                 }
-                guard relationship.minCount >= 0, relationship.maxCount >= 0,
-                      relationship.maxCount == 0 || relationship.minCount <= relationship.maxCount else {
+                // Core Data archives some unbounded to-manys with maxCount -1 (and hashes the -1).
+                guard relationship.minCount >= 0, relationship.maxCount >= -1,
+                      relationship.maxCount <= 0 || relationship.minCount <= relationship.maxCount else {
                     throw ModelError.invalidCount(entity: entity.name, relationship: relationship.name)
                 }
                 if let inverseName = relationship.inverseName {

@@ -20,7 +20,9 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var inverseName: String?
     /// The smallest number of destinations a saved object must have (0: none required).
     public var minCount: Int
-    /// The largest number of destinations (1: a to-one; 0: unbounded to-many).
+    /// The largest number of destinations (1: a to-one; 0: unbounded to-many). Core Data's
+    /// compiled models write some unbounded to-manys as -1, which is read as 0 is, and kept
+    /// because the version hash includes the number.
     public var maxCount: Int
     /// Whether the destinations keep an order (to-many only).
     public var isOrdered: Bool
