@@ -3,10 +3,10 @@ import Foundation
 
 /// Inflates raw DEFLATE data (no zlib header or checksum), as Core Data compresses the compiled
 /// model it keeps in an SQLite store, with a bound on the inflated size.
-enum RawInflate {
+package enum RawInflate {
     /// The most bytes a compiled model may inflate to: far beyond any real model (a few
     /// kilobytes to a few hundred), small enough that a hostile blob cannot exhaust memory.
-    static let maximumInflatedSize = 64 << 20
+    package static let maximumInflatedSize = 64 << 20
 
     /// The status the loop below stops with when the output passes the limit (no zlib status).
     private static let tooLarge: Int32 = .min
@@ -15,7 +15,7 @@ enum RawInflate {
     ///
     /// - Throws: ``CompiledModelError/damagedCompression(reason:)`` when the data is not raw
     ///   DEFLATE, ends early, has bytes after its end, or inflates past `limit`.
-    static func inflate(_ compressed: Data, limit: Int = maximumInflatedSize) throws(CompiledModelError) -> Data {
+    package static func inflate(_ compressed: Data, limit: Int = maximumInflatedSize) throws(CompiledModelError) -> Data {
         guard !compressed.isEmpty else { throw .damagedCompression(reason: "it is empty") }
         var stream = z_stream()
         // Negative window bits: raw DEFLATE, no zlib header.
