@@ -3,7 +3,8 @@ import Foundation
 import Strata
 import StrataJSON
 
-/// `strata export STORE --model M [--output F]`.
+/// `strata export STORE [--model M] [--output F]`; without `--model`, the compiled model an
+/// Apple-written SQLite store keeps.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write every object of a store as the JSON document of docs/formats/json.md."
@@ -12,7 +13,8 @@ struct Export: ParsableCommand {
     @Argument(help: "The store to read.")
     var store: String
 
-    @OptionGroup var modelOption: ModelOption
+    @Option(name: .long, help: "The model: an .xcdatamodeld bundle (its current version), an .xcdatamodel folder or its contents file (default: the compiled model an Apple-written SQLite store keeps).")
+    var model: String?
 
     @Option(name: .shortAndLong, help: "The file to write (standard output when omitted).")
     var output: String?
@@ -21,7 +23,7 @@ struct Export: ParsableCommand {
         let url = try StoreFiles.existingFile(store)
         if let output { try StoreFiles.requireDistinct(url, URL(fileURLWithPath: output)) }
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let model = try modelOption.load()
+        let model = try CompiledStoreModel.required(modelPath: model, url: url, type: type, store: store)
         let opened = try StoreFiles.open(url, type: type, model: model)
         let image: StoreImage
         do {

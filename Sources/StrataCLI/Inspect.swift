@@ -4,16 +4,17 @@ import Foundation
 import Strata
 import StrataJSON
 
-/// `strata inspect STORE [--model M] [--json]`.
+/// `strata inspect STORE [--model M] [--json]`; without `--model`, an Apple-written SQLite store is
+/// compared with the compiled model it keeps.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show a store's type, UUID, metadata and version hashes; with a model, whether it matches and the objects per entity."
+        abstract: "Show a store's type, UUID, metadata and version hashes; with a model (or the compiled model an Apple-written SQLite store keeps), whether it matches and the objects per entity."
     )
 
     @Argument(help: "The store file.")
     var store: String
 
-    @Option(name: .long, help: "A model to compare the store with and count objects by.")
+    @Option(name: .long, help: "A model to compare the store with and count objects by (default: the store's compiled model, if it keeps one).")
     var model: String?
 
     @Flag(name: .long, help: "Print a JSON object instead of text.")
@@ -47,14 +48,12 @@ struct Inspect: ParsableCommand {
                 ($0, JSONValue.string(hashes[$0]!.base64EncodedString()))
             })),
         ]
-        guard let modelPath = model else { return .object(report) }
-        let managedObjectModel = try ModelOption.load(modelPath)
+        guard let (modelPath, managedObjectModel, fromStore) = try inspectedModel(url: url, type: type) else { return .object(report) }
         let differing = managedObjectModel.entitiesDiffering(fromVersionHashes: hashes)
-        report["model"] = .object([
-            "path": .string(modelPath),
-            "matches": .bool(differing.isEmpty),
-            "differingEntities": .array(differing.map(JSONValue.string)),
-        ])
+        var modelReport: OrderedDictionary<String, JSONValue> = fromStore ? ["source": .string("store")] : ["path": .string(modelPath)]
+        modelReport["matches"] = .bool(differing.isEmpty)
+        modelReport["differingEntities"] = .array(differing.map(JSONValue.string))
+        report["model"] = .object(modelReport)
         guard differing.isEmpty else { return .object(report) }
         let opened = try StoreFiles.open(url, type: type, model: managedObjectModel)
         var counts = OrderedDictionary<String, JSONValue>()
@@ -93,10 +92,11 @@ struct Inspect: ParsableCommand {
             for (name, hash) in hashes { lines.append("  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(scalar(hash))") }
         }
         if case .object(let model)? = members["model"] {
+            let name = model["source"] == .string("store") ? CompiledStoreModel.name : scalar(model["path"])
             if model["matches"] == .bool(true) {
-                lines.append("Model:    \(scalar(model["path"])) matches the store")
+                lines.append("Model:    \(name) matches the store")
             } else {
-                lines.append("Model:    \(scalar(model["path"])) does not match the store (entities that differ: \(scalar(model["differingEntities"])))")
+                lines.append("Model:    \(name) does not match the store (entities that differ: \(scalar(model["differingEntities"])))")
             }
         }
         if case .object(let counts)? = members["objects"] {

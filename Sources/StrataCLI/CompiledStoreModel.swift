@@ -1,0 +1,42 @@
+import Foundation
+import Strata
+
+/// The compiled model an Apple-written SQLite store keeps of itself (`Z_MODELCACHE`): what
+/// `inspect` and `export` read a store with when no `--model` is given.
+enum CompiledStoreModel {
+    /// How reports name the model that came from the store.
+    static let name = "the store's compiled model"
+
+    /// The store's compiled model; `nil` when it keeps none (only Apple's SQLite stores do).
+    ///
+    /// - Throws: ``CommandFailure`` naming the store and what is wrong with its compiled model.
+    static func load(from url: URL, type: StoreType, store: String) throws -> ManagedObjectModel? {
+        guard type == .sqlite else { return nil }
+        do {
+            return try ManagedObjectModel.compiledModel(inStoreAt: url)
+        } catch {
+            throw CommandFailure("\(store): \(error)")
+        }
+    }
+
+    /// The model of `--model` when given, else the store's compiled model.
+    ///
+    /// - Throws: ``CommandFailure`` when the model file cannot be read, the compiled model is
+    ///   damaged, or the store keeps none and no `--model` was given.
+    static func required(modelPath: String?, url: URL, type: StoreType, store: String) throws -> ManagedObjectModel {
+        if let modelPath { return try ModelOption.load(modelPath) }
+        guard let model = try load(from: url, type: type, store: store) else {
+            throw CommandFailure("\(store): the store keeps no compiled model; pass --model with the model it was written with")
+        }
+        return model
+    }
+}
+
+extension Inspect {
+    /// The model to compare the store with, and how the report names it: `--model` when given,
+    /// else the store's compiled model; `nil` when there is neither.
+    func inspectedModel(url: URL, type: StoreType) throws -> (name: String, model: ManagedObjectModel, fromStore: Bool)? {
+        if let model { return (model, try ModelOption.load(model), false) }
+        return try CompiledStoreModel.load(from: url, type: type, store: store).map { (CompiledStoreModel.name, $0, true) }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import StrataTestSupport
+import Testing
+
+/// `inspect` and `export` without `--model` read an Apple-written SQLite store with the compiled
+/// model it keeps, refuse a store that keeps none, and name a damaged one.
+@Suite struct CompiledModelCLITests {
+    static let appleStores = CLI.repositoryRoot.appendingPathComponent("Tests/AppleStoreTests/Fixtures")
+    static let bookmarks = "duckduckgo__BrowserServicesKit/Tests/BookmarksTests/Resources/Bookmarks_V3.sqlite"
+    static let bookmarksModel = CLI.repositoryRoot.appendingPathComponent(
+        "Tests/StrataModelFilesTests/Fixtures/duckduckgo__BrowserServicesKit/Sources/Bookmarks/BookmarksModel.xcdatamodeld/BookmarksModel 3.xcdatamodel").path
+    static let recipes = "magicalpanda__MagicalRecord/Samples/iOS/Resources/RecipeData/Recipes.sqlite"
+    static let sampleModel3 = "alemar11__CoreDataPlus/Tests/Resources/SampleModel3/Fixtures/SampleModel3_V1.sqlite"
+
+    /// Copies an Apple store fixture (with its `-wal` and `-shm`) into the scratch folder: a
+    /// fixture is never opened in place.
+    static func copy(_ fixture: String, into scratch: Scratch) throws -> String {
+        let source = appleStores.appendingPathComponent(fixture)
+        let destination = scratch.path(source.lastPathComponent)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
+            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination + suffix)
+        }
+        return destination
+    }
+
+    @Test("inspect without --model compares the store with its compiled model and counts its objects")
+    func inspectWithCompiledModel() throws {
+        let scratch = try Scratch()
+        let store = try Self.copy(Self.bookmarks, into: scratch)
+        let result = try scratch.succeed("inspect", store)
+        #expect(result.outputLines.contains("Model:    the store's compiled model matches the store"), "\(result)")
+        let withModelFile = try scratch.succeed("inspect", store, "--model", Self.bookmarksModel)
+        let objects = try #require(result.stdout.range(of: "Objects:\n"), "\(result)")
+        let objectsWithModelFile = try #require(withModelFile.stdout.range(of: "Objects:\n"), "\(withModelFile)")
+        #expect(result.stdout[objects.lowerBound...] == withModelFile.stdout[objectsWithModelFile.lowerBound...])
+        #expect(result.outputLines.contains { $0.hasPrefix("  BookmarkEntity ") && !$0.hasSuffix(" 0") }, "\(result)")
+
+        let json = try scratch.succeed("inspect", store, "--json")
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any], "\(json)")
+        let model = try #require(report["model"] as? [String: Any])
+        #expect(model["source"] as? String == "store")
+        #expect(model["matches"] as? Bool == true)
+        #expect(report["objects"] is [String: Any])
+    }
+
+    @Test("export without --model writes the document export --model writes")
+    func exportWithCompiledModel() throws {
+        let scratch = try Scratch()
+        let store = try Self.copy(Self.bookmarks, into: scratch)
+        let compiled = try scratch.succeed("export", store).stdout
+        let withModelFile = try scratch.export(store, model: Self.bookmarksModel)
+        #expect(compiled == withModelFile)
+        #expect(compiled.contains("\"BookmarkEntity\""))
+    }
+
+    @Test("export without --model of a store that keeps no compiled model asks for --model; inspect still reports")
+    func storeWithoutCompiledModel() throws {
+        let scratch = try Scratch()
+        let store = try Self.copy(Self.recipes, into: scratch)
+        expectOneLineFailure(try scratch.run("export", store), mentioning: [store, "keeps no compiled model", "--model"])
+        let inspected = try scratch.succeed("inspect", store)
+        #expect(!inspected.stdout.contains("Model:"), "\(inspected)")
+    }
+
+    @Test("a damaged compiled model is a one-line error for inspect and export", arguments: ["randomblob(64)", "X''", "substr(Z_CONTENT, 1, 100)"])
+    func damagedCompiledModel(content: String) throws {
+        let scratch = try Scratch()
+        let store = try Self.copy(Self.sampleModel3, into: scratch)
+        _ = try SQLiteShell.rows(URL(fileURLWithPath: store), "UPDATE Z_MODELCACHE SET Z_CONTENT = \(content)")
+        for command in ["inspect", "export"] {
+            expectOneLineFailure(try scratch.run(command, store), mentioning: [store, "compiled model"])
+        }
+        // With --model the compiled model is not read.
+        try scratch.succeed("inspect", store, "--model", CLI.repositoryRoot.appendingPathComponent(
+            "Tests/StrataModelFilesTests/Fixtures/alemar11__CoreDataPlus/Tests/Resources/SampleModel3/SampleModel3.xcdatamodeld/SampleModel3.xcdatamodel").path)
+    }
+}
