@@ -26,7 +26,8 @@ enum CompiledStoreModel {
     static func required(modelPath: String?, url: URL, type: StoreType, store: String) throws -> ManagedObjectModel {
         if let modelPath { return try ModelOption.load(modelPath) }
         guard let model = try load(from: url, type: type, store: store) else {
-            throw CommandFailure("\(store): the store keeps no compiled model; pass --model with the model it was written with")
+            let which = type == .sqlite ? "the store keeps" : "\(type) stores keep"
+            throw CommandFailure("\(store): \(which) no compiled model; pass --model with the model it was written with")
         }
         return model
     }

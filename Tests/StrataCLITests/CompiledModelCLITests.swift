@@ -60,6 +60,7 @@ import Testing
         expectOneLineFailure(try scratch.run("export", store), mentioning: [store, "keeps no compiled model", "--model"])
         let inspected = try scratch.succeed("inspect", store)
         #expect(!inspected.stdout.contains("Model:"), "\(inspected)")
+        expectOneLineFailure(try scratch.run("export", CLI.sampleStore), mentioning: ["XML stores keep no compiled model", "--model"])
     }
 
     @Test("a damaged compiled model is a one-line error for inspect and export", arguments: ["randomblob(64)", "X''", "substr(Z_CONTENT, 1, 100)"])

@@ -73,21 +73,15 @@ extension KeyedArchive {
     }
 
     private func constant(_ value: PlistValue?, depth: Int) throws(PlistError) -> ArchivedExpression.Constant {
-        guard let value, let resolved = try resolve(value) else { return .null }
-        switch resolved {
+        guard let value, try resolve(value) != nil else { return .null }
+        switch try propertyList(value, depth: depth) {
         case .string(let s): return .string(s)
         case .integer(let i): return .integer(i)
-        case .real(let d): return .double(d)
+        case .double(let d): return .double(d)
         case .bool(let b): return .bool(b)
         case .data(let d): return .data(d)
-        case .dictionary(let object):
-            let classes = try classes(of: object)
-            if let string = try string("NS.string", in: object) { return .string(string) }
-            if case .real(let time)? = object["NS.time"] { return .date(Date(timeIntervalSinceReferenceDate: time)) }
-            if case .data(let bytes)? = object["NS.data"] { return .data(bytes) }
-            throw PlistError("a constant of class \(classes[0]) cannot be read")
-        default:
-            throw PlistError("a constant that is not a property-list value")
+        case .date(let date): return .date(date)
+        case .array, .dictionary: throw PlistError("a constant that is a collection cannot be read")
         }
     }
 }
