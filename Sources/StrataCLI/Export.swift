@@ -21,8 +21,8 @@ struct Export: ParsableCommand {
         let url = try StoreFiles.existingFile(store)
         if let output { try StoreFiles.requireDistinct(url, URL(fileURLWithPath: output)) }
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let model = try modelOption.load()
-        let opened = try StoreFiles.open(url, type: type, model: model)
+        let source = try StoreFiles.openForReading(url, type: type, modelOption: modelOption)
+        let (opened, model) = (source.store, source.model)
         let image: StoreImage
         do {
             image = try opened.contentsImage()

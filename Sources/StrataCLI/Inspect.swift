@@ -13,7 +13,7 @@ struct Inspect: ParsableCommand {
     @Argument(help: "The store file.")
     var store: String
 
-    @Option(name: .long, help: "A model to compare the store with and count objects by.")
+    @Option(name: .long, help: "A model to compare the store with and count objects by; for an .xcdatamodeld bundle, the version that matches the store is named.")
     var model: String?
 
     @Flag(name: .long, help: "Print a JSON object instead of text.")
@@ -22,14 +22,7 @@ struct Inspect: ParsableCommand {
     func run() throws {
         let url = try StoreFiles.existingFile(store)
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let metadata: [String: PropertyListValue]
-        do {
-            metadata = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: type, at: url)
-        } catch StoreError.unknownStoreType {
-            throw CommandFailure("\(store): \(type) stores are not supported by this build of strata")
-        } catch {
-            throw CommandFailure(String(describing: error))
-        }
+        let metadata = try StoreFiles.metadata(of: url, type: type)
         let report = try report(url: url, type: type, metadata: metadata)
         print(json ? JSONWriter.pretty(report) : Self.text(of: report), terminator: json ? "\n" : "")
     }
@@ -48,13 +41,13 @@ struct Inspect: ParsableCommand {
             })),
         ]
         guard let modelPath = model else { return .object(report) }
-        let managedObjectModel = try ModelOption.load(modelPath)
+        let (managedObjectModel, versionName) = try ModelOption.load(modelPath, forStoreMetadata: metadata)
         let differing = managedObjectModel.entitiesDiffering(fromVersionHashes: hashes)
-        report["model"] = .object([
-            "path": .string(modelPath),
-            "matches": .bool(differing.isEmpty),
-            "differingEntities": .array(differing.map(JSONValue.string)),
-        ])
+        var modelReport: OrderedDictionary<String, JSONValue> = ["path": .string(modelPath)]
+        if let versionName { modelReport["version"] = .string(versionName) }
+        modelReport["matches"] = .bool(differing.isEmpty)
+        modelReport["differingEntities"] = .array(differing.map(JSONValue.string))
+        report["model"] = .object(modelReport)
         guard differing.isEmpty else { return .object(report) }
         let opened = try StoreFiles.open(url, type: type, model: managedObjectModel)
         var counts = OrderedDictionary<String, JSONValue>()
@@ -93,8 +86,11 @@ struct Inspect: ParsableCommand {
             for (name, hash) in hashes { lines.append("  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(scalar(hash))") }
         }
         if case .object(let model)? = members["model"] {
+            let version = model["version"].map { " version '\(scalar($0))'" } ?? ""
             if model["matches"] == .bool(true) {
-                lines.append("Model:    \(scalar(model["path"])) matches the store")
+                lines.append("Model:    \(scalar(model["path"]))\(version) matches the store")
+            } else if !version.isEmpty {
+                lines.append("Model:    no version of \(scalar(model["path"])) matches the store (the current\(version) differs in entities \(scalar(model["differingEntities"])))")
             } else {
                 lines.append("Model:    \(scalar(model["path"])) does not match the store (entities that differ: \(scalar(model["differingEntities"])))")
             }
