@@ -68,7 +68,11 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// (a read-write connection closing last would copy them into the database file), else
     /// query-only, so that the `-wal` and `-shm` files SQLite needs for reading go away again.
     private static func accessMode(for description: StoreDescription, path: String) -> SQLiteConnection.AccessMode {
-        guard description.isReadOnly else { return .readWrite(create: true) }
+        description.isReadOnly ? readingMode(path: path) : .readWrite(create: true)
+    }
+
+    /// The mode that reads the file at `path` and leaves it as it was (see ``accessMode(for:path:)``).
+    static func readingMode(path: String) -> SQLiteConnection.AccessMode {
         let logSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
         return logSize > 0 ? .readOnly : .queryOnly
     }
@@ -140,7 +144,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Reads a store file's metadata without loading its objects.
     public static func readMetadata(at url: URL) throws -> [String: PropertyListValue] {
         do {
-            let connection = try SQLiteConnection(path: url.path, create: false, readOnly: true)
+            let connection = try SQLiteConnection(path: url.path, mode: readingMode(path: url.path))
             let rows = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(0), $0.blob(1)) }
             guard let row = rows.first else {
                 throw StoreError.corruptStore(file: url.path, offset: nil, reason: "Z_METADATA holds no row")
