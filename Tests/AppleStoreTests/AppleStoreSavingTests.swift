@@ -8,8 +8,29 @@ import Testing
 @Suite struct AppleStoreSavingTests {
     init() { StoreType.registerBuiltInTypes() }
 
-    private static func fixture(_ name: String) throws -> AppleStoreFixture {
-        try #require(AppleStoreFixture.all.first { $0.store.hasSuffix("/" + name) })
+    /// A working copy of the fixture store `name`, what it was before, and a context on it.
+    private struct OpenedStore {
+        let file: URL
+        let model: ManagedObjectModel
+        let context: ManagedObjectContext
+        let layoutBefore: [String]
+        let metadataBefore: [String: PropertyListValue]
+
+        init(_ name: String) throws {
+            let fixture = try #require(AppleStoreFixture.all.first { $0.store.hasSuffix("/" + name) })
+            file = try fixture.workingCopy()
+            model = try fixture.model()
+            layoutBefore = try AppleStoreSavingTests.layout(of: file)
+            metadataBefore = try SQLiteStore.readMetadata(at: file)
+            let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(type: .sqlite, at: file)
+            context = ManagedObjectContext(coordinator: coordinator)
+        }
+
+        /// Checks the file as Core Data would find it after the saves.
+        func expectValidCoreDataStore() throws {
+            try AppleStoreSavingTests.expectValidCoreDataStore(file, layoutBefore: layoutBefore, metadataBefore: metadataBefore)
+        }
     }
 
     /// What must not change when objects are saved: every table, index and their SQL, the
@@ -46,14 +67,8 @@ import Testing
 
     @Test("Bookmarks V5: insert into an ordered to-many, change, delete from a many-to-many; the store stays Core Data's")
     func bookmarks() throws {
-        let fixture = try Self.fixture("Bookmarks_V5.sqlite")
-        let file = try fixture.workingCopy()
-        let model = try fixture.model()
-        let layoutBefore = try Self.layout(of: file)
-        let metadataBefore = try SQLiteStore.readMetadata(at: file)
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .sqlite, at: file)
-        let context = ManagedObjectContext(coordinator: coordinator)
+        let opened = try OpenedStore("Bookmarks_V5.sqlite")
+        let (file, model, context) = (opened.file, opened.model, opened.context)
         func bookmark(_ uuid: String, in context: ManagedObjectContext) throws -> ManagedObject {
             var request = FetchRequest(entityName: "BookmarkEntity")
             request.predicate = try ObjectPredicate(format: "uuid == %@", uuid)
@@ -72,7 +87,7 @@ import Testing
         try context.delete(removed)
         try context.save()
 
-        try Self.expectValidCoreDataStore(file, layoutBefore: layoutBefore, metadataBefore: metadataBefore)
+        try opened.expectValidCoreDataStore()
         let key = try #require(added.objectID.primaryKey)
         #expect(key == 11, "keys continue from Z_MAX")
         #expect(try Self.value(file, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'BookmarkEntity'") == "11")
@@ -94,17 +109,12 @@ import Testing
 
     @Test("CoreDataPlus V1: a sub-entity's row goes into the root's table with its own Z_ENT; the root's counter rises")
     func inheritance() throws {
-        let fixture = try Self.fixture("SampleModel_V1.sqlite")
-        let file = try fixture.workingCopy()
-        let layoutBefore = try Self.layout(of: file)
-        let metadataBefore = try SQLiteStore.readMetadata(at: file)
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try fixture.model())
-        try coordinator.addPersistentStore(type: .sqlite, at: file)
-        let context = ManagedObjectContext(coordinator: coordinator)
+        let opened = try OpenedStore("SampleModel_V1.sqlite")
+        let (file, context) = (opened.file, opened.context)
         let car = try context.insertNewObject(forEntityName: "ExpensiveSportCar")
         try car.setValuesForKeys(["numberPlate": "STRATA-1", "maker": "Strata", "isLimitedEdition": true])
         try context.save()
-        try Self.expectValidCoreDataStore(file, layoutBefore: layoutBefore, metadataBefore: metadataBefore)
+        try opened.expectValidCoreDataStore()
         #expect(try Self.value(file, "SELECT Z_ENT || '|' || ZISLIMITEDEDITION FROM ZCAR WHERE ZNUMBERPLATE = 'STRATA-1'") == "3|1")
         #expect(try Self.value(file, "SELECT group_concat(Z_NAME || '=' || Z_MAX) FROM Z_PRIMARYKEY WHERE Z_ENT <= 3") == "Car=126,SportCar=0,ExpensiveSportCar=0")
 
@@ -117,20 +127,15 @@ import Testing
 
     @Test("CoreDataStack TestModel: a many-to-many goes into Core Data's join table")
     func manyToMany() throws {
-        let fixture = try Self.fixture("TestModel.sqlite")
-        let file = try fixture.workingCopy()
-        let layoutBefore = try Self.layout(of: file)
-        let metadataBefore = try SQLiteStore.readMetadata(at: file)
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try fixture.model())
-        try coordinator.addPersistentStore(type: .sqlite, at: file)
-        let context = ManagedObjectContext(coordinator: coordinator)
+        let opened = try OpenedStore("TestModel.sqlite")
+        let (file, context) = (opened.file, opened.context)
         let author = try context.insertNewObject(forEntityName: "Author")
         try author.setValue("Ada", forKey: "firstName")
         let book = try context.insertNewObject(forEntityName: "Book")
         try book.setValue("Notes", forKey: "title")
         try book.setValue(Set([author]), forKey: "authors")
         try context.save()
-        try Self.expectValidCoreDataStore(file, layoutBefore: layoutBefore, metadataBefore: metadataBefore)
+        try opened.expectValidCoreDataStore()
         #expect(try SQLiteShell.rows(file, "SELECT * FROM Z_1BOOKS") == ["1|1"])
         #expect(try Self.value(file, "SELECT group_concat(Z_NAME || '=' || Z_MAX) FROM Z_PRIMARYKEY") == "Author=1,Book=1")
     }
