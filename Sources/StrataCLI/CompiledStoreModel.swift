@@ -19,12 +19,13 @@ enum CompiledStoreModel {
         }
     }
 
-    /// The model of `--model` when given, else the store's compiled model.
+    /// The model of `--model` when given (for a bundle, the version matching the store), else
+    /// the store's compiled model.
     ///
     /// - Throws: ``CommandFailure`` when the model file cannot be read, the compiled model is
     ///   damaged, or the store keeps none and no `--model` was given.
     static func required(modelPath: String?, url: URL, type: StoreType, store: String) throws -> ManagedObjectModel {
-        if let modelPath { return try ModelOption.load(modelPath) }
+        if let modelPath { return try ModelOption.load(modelPath, forStoreMetadata: StoreFiles.metadata(of: url, type: type)).model }
         guard let model = try load(from: url, type: type, store: store) else {
             let which = type == .sqlite ? "the store keeps" : "\(type) stores keep"
             throw CommandFailure("\(store): \(which) no compiled model; pass --model with the model it was written with")
@@ -34,10 +35,15 @@ enum CompiledStoreModel {
 }
 
 extension Inspect {
-    /// The model to compare the store with, and how the report names it: `--model` when given,
-    /// else the store's compiled model; `nil` when there is neither.
-    func inspectedModel(url: URL, type: StoreType) throws -> (name: String, model: ManagedObjectModel, fromStore: Bool)? {
-        if let model { return (model, try ModelOption.load(model), false) }
-        return try CompiledStoreModel.load(from: url, type: type, store: store).map { (CompiledStoreModel.name, $0, true) }
+    /// The model to compare the store with, how the report names it and, for a bundle, the
+    /// version matching the store's `metadata`: `--model` when given, else the store's compiled
+    /// model; `nil` when there is neither.
+    func inspectedModel(url: URL, type: StoreType, metadata: [String: PropertyListValue]) throws
+        -> (name: String, model: ManagedObjectModel, versionName: String?, fromStore: Bool)? {
+        if let model {
+            let (loaded, versionName) = try ModelOption.load(model, forStoreMetadata: metadata)
+            return (model, loaded, versionName, false)
+        }
+        return try CompiledStoreModel.load(from: url, type: type, store: store).map { (CompiledStoreModel.name, $0, nil, true) }
     }
 }

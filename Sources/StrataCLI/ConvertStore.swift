@@ -32,10 +32,10 @@ struct ConvertStore: ParsableCommand {
         try StoreFiles.requireDistinct(sourceURL, destinationURL)
         let sourceType = try StoreFiles.sourceType(of: sourceURL, named: fromType)
         let destinationType = try StoreFiles.destinationType(of: destinationURL, named: toType, option: "--to-type")
-        let model = try modelOption.load()
         let progress = ProgressBar("converting")
         progress.update(0, of: 2)
-        let store = try StoreFiles.open(sourceURL, type: sourceType, model: model)
+        let source = try StoreFiles.openForReading(sourceURL, type: sourceType, modelOption: modelOption)
+        let (store, model) = (source.store, source.model)
         let image: StoreImage
         do {
             image = try store.contentsImage()

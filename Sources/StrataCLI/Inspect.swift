@@ -14,7 +14,7 @@ struct Inspect: ParsableCommand {
     @Argument(help: "The store file.")
     var store: String
 
-    @Option(name: .long, help: "A model to compare the store with and count objects by (default: the store's compiled model, if it keeps one).")
+    @Option(name: .long, help: "A model to compare the store with and count objects by; for an .xcdatamodeld bundle, the version that matches the store is named (default: the store's compiled model, if it keeps one).")
     var model: String?
 
     @Flag(name: .long, help: "Print a JSON object instead of text.")
@@ -23,14 +23,7 @@ struct Inspect: ParsableCommand {
     func run() throws {
         let url = try StoreFiles.existingFile(store)
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let metadata: [String: PropertyListValue]
-        do {
-            metadata = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: type, at: url)
-        } catch StoreError.unknownStoreType {
-            throw CommandFailure("\(store): \(type) stores are not supported by this build of strata")
-        } catch {
-            throw CommandFailure(String(describing: error))
-        }
+        let metadata = try StoreFiles.metadata(of: url, type: type)
         let report = try report(url: url, type: type, metadata: metadata)
         print(json ? JSONWriter.pretty(report) : Self.text(of: report), terminator: json ? "\n" : "")
     }
@@ -48,9 +41,11 @@ struct Inspect: ParsableCommand {
                 ($0, JSONValue.string(hashes[$0]!.base64EncodedString()))
             })),
         ]
-        guard let (modelPath, managedObjectModel, fromStore) = try inspectedModel(url: url, type: type) else { return .object(report) }
+        guard let inspected = try inspectedModel(url: url, type: type, metadata: metadata) else { return .object(report) }
+        let managedObjectModel = inspected.model
         let differing = managedObjectModel.entitiesDiffering(fromVersionHashes: hashes)
-        var modelReport: OrderedDictionary<String, JSONValue> = fromStore ? ["source": .string("store")] : ["path": .string(modelPath)]
+        var modelReport: OrderedDictionary<String, JSONValue> = inspected.fromStore ? ["source": .string("store")] : ["path": .string(inspected.name)]
+        if let versionName = inspected.versionName { modelReport["version"] = .string(versionName) }
         modelReport["matches"] = .bool(differing.isEmpty)
         modelReport["differingEntities"] = .array(differing.map(JSONValue.string))
         report["model"] = .object(modelReport)
@@ -93,8 +88,11 @@ struct Inspect: ParsableCommand {
         }
         if case .object(let model)? = members["model"] {
             let name = model["source"] == .string("store") ? CompiledStoreModel.name : scalar(model["path"])
+            let version = model["version"].map { " version '\(scalar($0))'" } ?? ""
             if model["matches"] == .bool(true) {
-                lines.append("Model:    \(name) matches the store")
+                lines.append("Model:    \(name)\(version) matches the store")
+            } else if !version.isEmpty {
+                lines.append("Model:    no version of \(name) matches the store (the current\(version) differs in entities \(scalar(model["differingEntities"])))")
             } else {
                 lines.append("Model:    \(name) does not match the store (entities that differ: \(scalar(model["differingEntities"])))")
             }

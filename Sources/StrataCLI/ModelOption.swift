@@ -4,11 +4,33 @@ import Strata
 
 /// The `--model` option every command that reads objects takes.
 struct ModelOption: ParsableArguments {
-    @Option(name: .long, help: "The model: an .xcdatamodeld bundle (its current version), an .xcdatamodel folder or its contents file.")
+    @Option(name: .long, help: "The model: an .xcdatamodeld bundle (the version whose hashes match the store, else its current version), an .xcdatamodel folder or its contents file.")
     var model: String
 
     /// Loads the model, or fails naming the file and line.
     func load() throws -> ManagedObjectModel { try Self.load(model) }
+
+    /// Loads the model for an existing store with `metadata`: for a bundle, the version whose
+    /// entity version hashes match the store's (else its current version), with its name.
+    func load(forStoreMetadata metadata: [String: PropertyListValue]) throws -> (model: ManagedObjectModel, versionName: String?) {
+        try Self.load(model, forStoreMetadata: metadata)
+    }
+
+    /// Loads the model at `path` for an existing store with `metadata`, as the method does.
+    static func load(_ path: String, forStoreMetadata metadata: [String: PropertyListValue]) throws
+        -> (model: ManagedObjectModel, versionName: String?) {
+        let url = URL(fileURLWithPath: path)
+        guard (try? ModelFile.kind(of: url)) == .bundle, let bundle = try? ModelBundle(at: url) else {
+            // Not a bundle, or a bundle with a version that does not read: the current version
+            // alone, with its own errors.
+            return (try load(path), nil)
+        }
+        for warning in bundle.warnings {
+            Diagnostics.warning((warning.line.map { "\(warning.file):\($0)" } ?? warning.file) + ": " + warning.message)
+        }
+        if let matching = bundle.version(matchingStoreMetadata: metadata) { return (matching.model, matching.name) }
+        return (bundle.currentModel, bundle.currentVersionName)
+    }
 
     /// Loads the model at `path`, or fails naming the file and line.
     static func load(_ path: String) throws -> ManagedObjectModel {

@@ -41,7 +41,8 @@ struct Query: ParsableCommand {
     func run() throws {
         let url = try StoreFiles.existingFile(store)
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let model = try modelOption.load()
+        let source = try StoreFiles.openForReading(url, type: type, modelOption: modelOption)
+        let (opened, model) = (source.store, source.model)
         guard model.entity(named: entity) != nil else {
             throw CommandFailure("--entity \(entity): the model has no such entity (it has \(model.entities.map(\.name).sorted().joined(separator: ", ")))")
         }
@@ -56,7 +57,6 @@ struct Query: ParsableCommand {
         request.sortDescriptors = try sortDescriptors()
         request.fetchLimit = limit ?? 0
         request.fetchOffset = offset ?? 0
-        let opened = try StoreFiles.open(url, type: type, model: model)
         do {
             if count {
                 print(try opened.count(request))

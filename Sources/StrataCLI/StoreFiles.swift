@@ -49,16 +49,46 @@ enum StoreFiles {
         return type
     }
 
-    /// Opens the existing store at `url`.
+    /// The metadata of the existing store at `url`, read without loading its objects.
+    static func metadata(of url: URL, type: StoreType) throws -> [String: PropertyListValue] {
+        do {
+            return try PersistentStoreCoordinator.metadataForPersistentStore(ofType: type, at: url)
+        } catch StoreError.unknownStoreType {
+            throw CommandFailure("\(url.path): \(type) stores are not supported by this build of strata")
+        } catch {
+            throw CommandFailure(String(describing: error))
+        }
+    }
+
+    /// Opens the existing store at `url` read-only: the commands that read a store write
+    /// nothing to it (no journal change, no checkpoint of an SQLite write-ahead log).
     static func open(_ url: URL, type: StoreType, model: ManagedObjectModel) throws -> any PersistentStore {
         guard StoreType.registeredTypes.contains(type) else {
             throw CommandFailure("\(url.path): \(type) stores are not supported by this build of strata")
         }
         do {
-            return try type.makeStore(StoreDescription(type: type, url: url, model: model))
+            return try type.makeStore(StoreDescription(type: type, url: url, model: model, options: [StoreOption.readOnly: .bool(true)]))
         } catch {
             throw CommandFailure(String(describing: error))
         }
+    }
+
+    /// A store opened for reading, with the model it was opened with.
+    struct SourceStore {
+        /// The open store.
+        var store: any PersistentStore
+        /// The model: for a bundle, the version that wrote the store.
+        var model: ManagedObjectModel
+        /// The bundle version's name, when the model came from a bundle.
+        var versionName: String?
+    }
+
+    /// Opens the existing store at `url` read-only with the model option's model: for a bundle,
+    /// the version whose entity version hashes match the store's.
+    static func openForReading(_ url: URL, type: StoreType, modelOption: ModelOption) throws -> SourceStore {
+        let metadata = try metadata(of: url, type: type)
+        let (model, versionName) = try modelOption.load(forStoreMetadata: metadata)
+        return SourceStore(store: try open(url, type: type, model: model), model: model, versionName: versionName)
     }
 
     /// Creates a store of `type` at `url` holding `image`: written under a temporary name in the

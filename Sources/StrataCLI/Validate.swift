@@ -16,10 +16,11 @@ struct Validate: ParsableCommand {
     func run() throws {
         let url = try StoreFiles.existingFile(store)
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let model = try modelOption.load()
+        let source = try StoreFiles.openForReading(url, type: type, modelOption: modelOption)
+        let model = source.model
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         do {
-            try coordinator.addPersistentStore(StoreFiles.open(url, type: type, model: model))
+            try coordinator.addPersistentStore(source.store)
         } catch let failure as CommandFailure {
             throw failure
         } catch {

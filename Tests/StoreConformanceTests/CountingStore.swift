@@ -13,13 +13,14 @@ final class CountingStore: PersistentStore {
     init(_ inner: any PersistentStore) { self.inner = inner }
 
     /// A coordinator for `model` whose only store is a counting wrapper around a fresh store of
-    /// `store`'s type.
+    /// `store`'s type, keeping up to `rowCacheCapacity` rows.
     static func coordinator(
-        _ store: StoreUnderTest, model: ManagedObjectModel
+        _ store: StoreUnderTest, model: ManagedObjectModel,
+        rowCacheCapacity: Int = PersistentStoreCoordinator.defaultRowCacheCapacity
     ) throws -> (PersistentStoreCoordinator, CountingStore) {
         let inner = try store.makeCoordinator(model: model).1
         let counting = CountingStore(inner)
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model, rowCacheCapacity: rowCacheCapacity)
         try coordinator.addPersistentStore(counting)
         return (coordinator, counting)
     }

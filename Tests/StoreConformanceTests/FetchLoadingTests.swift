@@ -151,8 +151,10 @@ struct FetchLoadingTests {
     }
 
     /// Europe (France, Spain) and Asia (Japan), two moods in each country.
+    /// Moods, countries and continents saved through a coordinator that keeps no rows, so that
+    /// every context's reads reach the store and can be counted.
     private func world(_ store: StoreUnderTest) throws -> (PersistentStoreCoordinator, CountingStore) {
-        let (coordinator, counting) = try CountingStore.coordinator(store, model: SampleModels.moody())
+        let (coordinator, counting) = try CountingStore.coordinator(store, model: SampleModels.moody(), rowCacheCapacity: 0)
         let context = ManagedObjectContext(coordinator: coordinator)
         let europe = try context.insert("Continent", ["name": "Europe"])
         let asia = try context.insert("Continent", ["name": "Asia"])

@@ -27,7 +27,7 @@ struct SuccessPathTests {
         let lines = result.outputLines
         #expect(lines.contains("Type:     XML"), "\(result)")
         #expect(lines.contains("UUID:     \(CLI.sampleUUID)"), "\(result)")
-        #expect(lines.contains("Model:    \(CLI.model) matches the store"), "\(result)")
+        #expect(lines.contains("Model:    \(CLI.model) version 'School' matches the store"), "\(result)")
         #expect(!result.stdout.contains("does not match"))
         #expect(lines.contains("  NSStoreUUID = \"\(CLI.sampleUUID)\""), "\(result)")
         #expect(lines.contains("  sample = \"Strata round trip\""), "\(result)")
@@ -91,7 +91,7 @@ struct SuccessPathTests {
         let inspected = try scratch.succeed("inspect", binary, "--model", CLI.model)
         #expect(inspected.outputLines.contains("Type:     Binary"), "\(inspected)")
         #expect(inspected.outputLines.contains("UUID:     \(CLI.sampleUUID)"), "\(inspected)")
-        #expect(inspected.outputLines.contains("Model:    \(CLI.model) matches the store"), "\(inspected)")
+        #expect(inspected.outputLines.contains("Model:    \(CLI.model) version 'School' matches the store"), "\(inspected)")
         #expect(Self.objectCounts(inText: inspected.stdout) == Self.expectedCounts)
 
         let second = try scratch.succeed("convert-store", binary, xml, "--model", CLI.model, "--to-type", "xml")

@@ -35,6 +35,8 @@ extension ManagedObjectContext {
         guard object.managedObjectContext === self, !insertedObjects.contains(object), !object.isFault else { return }
         let changes = mergeChanges ? object.changedValues() : [:]
         updatedObjects.remove(object)
+        // A refreshed object reads its store again, not the coordinator's cached row.
+        if parent == nil { persistentStoreCoordinator.rowCache.remove(CollectionOfOne(object.objectID)) }
         object.turnIntoFault()
         guard mergeChanges, !changes.isEmpty else { return }
         try object.fulfillFault()

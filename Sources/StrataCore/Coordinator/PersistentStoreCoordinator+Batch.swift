@@ -26,6 +26,7 @@ extension PersistentStoreCoordinator {
             }
         }
         try checkUniqueness(objects, entity: entity)
+        defer { rowCache.removeAll() }
         let result = try store.executeBatch(.insert(StoreBatchInsert(entityName: entity.name, objects: objects)))
         return BatchResult(request.resultType, objectIDs: result.objectIDs, changeKey: ManagedObjectContext.insertedObjectsKey)
     }
@@ -61,6 +62,7 @@ extension PersistentStoreCoordinator {
         var updated: [ManagedObjectID] = []
         for (store, held) in try batchStores(for: fetch) {
             let selection = StoreFetchRequest(entityNames: held, predicate: request.predicate, includesPropertyValues: false)
+            defer { rowCache.removeAll() }
             updated += try store.executeBatch(.update(StoreBatchUpdate(selection: selection, values: values))).objectIDs
         }
         return BatchResult(request.resultType, objectIDs: updated, changeKey: ManagedObjectContext.updatedObjectsKey)
@@ -97,6 +99,7 @@ extension PersistentStoreCoordinator {
         var deleted: [ManagedObjectID] = []
         var nullified: [ManagedObjectID] = []
         for (store, target) in work {
+            defer { rowCache.removeAll() }
             let result = try store.executeBatch(.delete(StoreBatchDelete(target: target)))
             deleted += result.objectIDs
             nullified += result.nullifiedObjectIDs

@@ -6,10 +6,12 @@ extension PersistentStoreCoordinator {
     func fetchSnapshots(_ request: FetchRequest) throws -> [[ObjectSnapshot]] {
         let entities = try concreteEntities(for: request)
         return try storesAffected(by: request, entities: entities).map { store, held in
-            try store.fetch(StoreFetchRequest(
+            let snapshots = try store.fetch(StoreFetchRequest(
                 entityNames: held, predicate: request.predicate, sortDescriptors: request.sortDescriptors,
                 fetchOffset: request.fetchOffset, fetchLimit: request.fetchLimit,
                 includesPropertyValues: request.includesPropertyValues))
+            if request.includesPropertyValues { rowCache.insert(snapshots) }
+            return snapshots
         }
     }
 
@@ -26,7 +28,14 @@ extension PersistentStoreCoordinator {
         var result: [ManagedObjectID: ObjectSnapshot] = [:]
         for storeID in order {
             guard let store = persistentStore(withIdentifier: storeID), let ids = byStore[storeID] else { continue }
-            for snapshot in try store.snapshots(for: ids) { result[snapshot.objectID] = snapshot }
+            var missing: [ManagedObjectID] = []
+            for id in ids {
+                if let cached = rowCache.snapshot(for: id) { result[id] = cached } else { missing.append(id) }
+            }
+            guard !missing.isEmpty else { continue }
+            let loaded = try store.snapshots(for: missing)
+            rowCache.insert(loaded)
+            for snapshot in loaded { result[snapshot.objectID] = snapshot }
         }
         return result
     }
@@ -65,7 +74,10 @@ extension PersistentStoreCoordinator {
     /// The stored snapshot of one object, or nil when no loaded store has it.
     func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
         guard let store = persistentStore(of: objectID) else { return nil }
-        return try store.snapshot(for: objectID)
+        if let cached = rowCache.snapshot(for: objectID) { return cached }
+        let snapshot = try store.snapshot(for: objectID)
+        if let snapshot { rowCache.insert(CollectionOfOne(snapshot)) }
+        return snapshot
     }
 
     /// The stored destinations of a to-many relationship.
@@ -95,6 +107,12 @@ extension PersistentStoreCoordinator {
 
     /// Sends each store its part of a save. Each store applies its part whole or not at all.
     func save(_ request: StoreSaveRequest) throws {
+        // Whether the save lands or not, the rows it touches are read from the stores again.
+        defer {
+            rowCache.remove(request.updated.map(\.objectID))
+            rowCache.remove(request.deleted.map(\.objectID))
+            rowCache.remove(request.inserted.map(\.objectID))
+        }
         var parts: [String: StoreSaveRequest] = [:]
         var order: [any PersistentStore] = []
         func part(for id: ManagedObjectID) throws -> String {

@@ -11,11 +11,30 @@ public final class PersistentStoreCoordinator: Sendable {
     public let managedObjectModel: ManagedObjectModel
     private let stores = Mutex<[any PersistentStore]>([])
     let objectClasses = ObjectClassTable()
+    /// The rows shared by the coordinator's contexts.
+    let rowCache: RowCache
 
-    /// Creates a coordinator for `model` with no stores.
+    /// How many rows the coordinator keeps for its contexts by default.
+    public static let defaultRowCacheCapacity = 10_000
+
+    /// Creates a coordinator for `model` with no stores, keeping up to
+    /// ``defaultRowCacheCapacity`` rows for its contexts.
     public init(managedObjectModel model: ManagedObjectModel) {
         self.managedObjectModel = model
+        self.rowCache = RowCache(capacity: Self.defaultRowCacheCapacity)
     }
+
+    /// Creates a coordinator for `model` with no stores.
+    ///
+    /// - Parameter rowCacheCapacity: the most rows the coordinator keeps, so that a fault one
+    ///   context fired fires in another without asking the store; 0 turns the cache off.
+    public init(managedObjectModel model: ManagedObjectModel, rowCacheCapacity: Int) {
+        self.managedObjectModel = model
+        self.rowCache = RowCache(capacity: rowCacheCapacity)
+    }
+
+    /// How many rows the coordinator's row cache holds now.
+    public var cachedRowCount: Int { rowCache.count }
 
     /// The loaded stores, in the order they were added.
     public var persistentStores: [any PersistentStore] { stores.withLock { $0 } }
@@ -64,6 +83,7 @@ public final class PersistentStoreCoordinator: Sendable {
             }
             stores.remove(at: index)
         }
+        rowCache.removeAll()
     }
 
     /// The loaded store with the UUID `identifier`.

@@ -42,8 +42,8 @@ public struct FetchRequest: Sendable, Hashable {
     /// Whether unsaved inserts, changes and deletes of the context count (default: yes), for
     /// every result type, dictionaries and aggregates included.
     public var includesPendingChanges: Bool
-    /// Whether objects may come back as faults (default: yes). Strata has no row cache: the values
-    /// a fetch reads fill the objects at once, whichever this says (see `docs/fetching.md`).
+    /// Whether objects may come back as faults (default: yes). The values a fetch reads fill the
+    /// objects at once, whichever this says (see `docs/fetching.md`).
     public var returnsObjectsAsFaults: Bool
     /// Whether the fetch reads the objects' values (default: yes). When false, objects that are
     /// not registered yet come back as faults that fill on first use.

@@ -14,6 +14,8 @@ public final class AtomicStore: PersistentStore {
     public let model: ManagedObjectModel
     private let format: (any AtomicStoreFormat)?
     private let image: Mutex<StoreImage>
+    /// Whether the store was opened with ``StoreOption/readOnly``.
+    public let isReadOnly: Bool
 
     /// Opens the store at `description.url` with `format`, or creates it (writing an empty file)
     /// when the file does not exist.
@@ -26,10 +28,13 @@ public final class AtomicStore: PersistentStore {
         self.configurationName = description.configurationName
         self.model = description.model
         self.format = format
+        self.isReadOnly = description.isReadOnly
         var loaded: StoreImage
         if let format, let url = description.url, FileManager.default.fileExists(atPath: url.path) {
             loaded = try format.read(from: url, model: description.model)
-            try description.model.checkCompatibility(withStoreMetadata: loaded.metadata, file: url.path)
+            try description.checkCompatibility(withStoreMetadata: loaded.metadata, file: url.path)
+        } else if description.isReadOnly, format != nil, let url = description.url {
+            throw StoreError.io(file: url.path, operation: "open", reason: "no such file (a store opened read-only is not created)")
         } else {
             loaded = StoreImage.empty(type: description.type, model: description.model)
             if let format, let url = description.url { try format.write(loaded, to: url, model: description.model) }
@@ -46,6 +51,7 @@ public final class AtomicStore: PersistentStore {
     public var metadata: [String: PropertyListValue] { image.withLock { $0.metadata } }
 
     public func setMetadata(_ metadata: [String: PropertyListValue]) throws {
+        try refuseWritingIfReadOnly()
         image.withLock { image in
             image.metadata = metadata
             image.stampMetadata(type: type, model: model)
@@ -75,7 +81,8 @@ public final class AtomicStore: PersistentStore {
     }
 
     public func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64] {
-        try image.withLock { image in
+        try refuseWritingIfReadOnly()
+        return try image.withLock { image in
             let first = image.nextPrimaryKeys[rootEntity] ?? 1
             // A damaged or hostile file can record a next key near Int64.max: refuse, never trap.
             let (next, overflow) = first.addingReportingOverflow(Int64(count))
@@ -89,6 +96,7 @@ public final class AtomicStore: PersistentStore {
     }
 
     public func save(_ request: StoreSaveRequest) throws {
+        try refuseWritingIfReadOnly()
         try image.withLock { image in
             var next = image
             try apply(request, to: &next)
@@ -100,12 +108,18 @@ public final class AtomicStore: PersistentStore {
     public func contentsImage() throws -> StoreImage { currentImage }
 
     public func replaceContents(with replacement: StoreImage) throws {
+        try refuseWritingIfReadOnly()
         var next = replacement
         next.stampMetadata(type: type, model: model)
         try image.withLock { image in
             if let format, let url { try format.write(next, to: url, model: model) }
             image = next
         }
+    }
+
+    /// Throws ``StoreError/readOnlyStore(file:)`` when the store was opened read-only.
+    private func refuseWritingIfReadOnly() throws {
+        guard !isReadOnly else { throw StoreError.readOnlyStore(file: url?.path ?? "") }
     }
 
     /// Applies a save to an image, or throws and leaves it unchanged.

@@ -26,6 +26,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case incompatibleModel(file: String, entities: [String])
     /// A save would give two objects the same values of a uniqueness constraint.
     case constraintConflict([ConstraintConflict])
+    /// The store was opened with ``StoreOption/readOnly``, and something asked it to write.
+    case readOnlyStore(file: String)
 
     /// One line that says what failed and where.
     public var description: String {
@@ -45,6 +47,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(file)\(offset.map { " at offset \($0)" } ?? ""): \(reason)"
         case .constraintConflict(let conflicts):
             "uniqueness constraint violated: " + conflicts.map(\.description).joined(separator: "; ")
+        case .readOnlyStore(let file): "\(file.isEmpty ? "the store" : file): opened read-only; nothing is written to it"
         case let .incompatibleModel(file, entities):
             "\(file): written with another model version (entities \(entities.joined(separator: ", ")) differ)"
         }

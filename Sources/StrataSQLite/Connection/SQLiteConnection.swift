@@ -20,14 +20,37 @@ final class SQLiteConnection {
     /// How long a call waits for another connection's lock before failing with `SQLITE_BUSY`.
     static let busyTimeoutMilliseconds: Int32 = 10_000
 
+    /// How a connection may touch its file.
+    enum AccessMode {
+        /// Reads and writes, creating the file when `create`; the journal is switched to WAL.
+        case readWrite(create: Bool)
+        /// SQLite's read-only open: nothing is written to the database or its write-ahead log.
+        /// (SQLite creates an empty `-wal` and `-shm` beside a WAL database that has none.)
+        case readOnly
+        /// Opened for writing but with `PRAGMA query_only`: SQL changes nothing, and the journal
+        /// mode is left as it is. As the last connection of a WAL database it removes the
+        /// `-wal` and `-shm` files it needed, as any SQLite connection does.
+        case queryOnly
+    }
+
     /// Opens (or, with `create`, creates) the database at `path`.
     ///
     /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database.
-    init(path: String, create: Bool = true, readOnly: Bool = false) throws(SQLiteError) {
+    convenience init(path: String, create: Bool = true, readOnly: Bool = false) throws(SQLiteError) {
+        try self.init(path: path, mode: readOnly ? .readOnly : .readWrite(create: create))
+    }
+
+    /// Opens the database at `path` in `mode`.
+    ///
+    /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database.
+    init(path: String, mode: AccessMode) throws(SQLiteError) {
         self.path = path
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
-        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        switch mode {
+        case .readWrite(let create): flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .queryOnly: flags |= SQLITE_OPEN_READWRITE
+        }
         var opened: OpaquePointer?
         let result = sqlite3_open_v2(path, &opened, flags, nil)
         handle = opened
@@ -39,9 +62,10 @@ final class SQLiteConnection {
         }
         sqlite3_extended_result_codes(opened, 1)
         sqlite3_busy_timeout(opened, Self.busyTimeoutMilliseconds)
+        if case .queryOnly = mode { try execute("PRAGMA query_only = 1") }
         // Reading the schema is the first thing that notices a file that is not a database.
         try execute("SELECT count(*) FROM sqlite_master")
-        if !readOnly { try execute("PRAGMA journal_mode = WAL") }
+        if case .readWrite = mode { try execute("PRAGMA journal_mode = WAL") }
     }
 
     deinit {

@@ -65,8 +65,11 @@ struct SQLiteSchema: Sendable {
         case joinTable(index: Int, reversed: Bool)
     }
 
-    /// Maps `model`.
-    init(model: ManagedObjectModel) {
+    /// Maps `model`. `storedCodes` are the codes an existing store's `Z_PRIMARYKEY` gives by
+    /// entity name; they are used when they name every entity of the model (by its name, or by
+    /// its renaming identifier: Core Data keeps an entity's first name there when a migration
+    /// renames it), else the codes are numbered afresh.
+    init(model: ManagedObjectModel, storedCodes: [String: Int64]? = nil) {
         self.model = model
         var codes: [String: Int64] = [:]
         var next: Int64 = 1
@@ -77,6 +80,7 @@ struct SQLiteSchema: Sendable {
         }
         let roots = model.entities.filter { $0.superentityName == nil }.map(\.name).sorted()
         for root in roots { number(root) }
+        if let storedCodes, let stored = Self.codes(of: model, in: storedCodes) { codes = stored }
         self.codes = codes
         self.namesByCode = Dictionary(uniqueKeysWithValues: codes.map { ($1, $0) })
 
@@ -185,6 +189,16 @@ struct SQLiteSchema: Sendable {
             for property in entity.declaredProperties { declarations[entity.rootEntityName, default: [:]][property.name, default: 0] += 1 }
         }
         self.sharedPropertyNames = declarations.mapValues { Set($0.filter { $0.value > 1 }.keys) }
+    }
+
+    /// Every entity's code from `storedCodes`, or nil when one is missing or two share a code.
+    private static func codes(of model: ManagedObjectModel, in storedCodes: [String: Int64]) -> [String: Int64]? {
+        var codes: [String: Int64] = [:]
+        for entity in model.entities {
+            guard let code = storedCodes[entity.name] ?? entity.renamingIdentifier.flatMap({ storedCodes[$0] }) else { return nil }
+            codes[entity.name] = code
+        }
+        return Set(codes.values).count == codes.count ? codes : nil
     }
 
     /// The entity that declares `relationship` (the entity itself or an ancestor).

@@ -7,7 +7,8 @@ import StrataCore
 /// Each request is one `BEGIN IMMEDIATE` transaction.
 extension SQLiteStore {
     public func executeBatch(_ request: StoreBatchRequest) throws -> StoreBatchResult {
-        switch request {
+        try refuseWritingIfReadOnly()
+        return switch request {
         case .insert(let insert): try batchInsert(insert)
         case .update(let update): try batchUpdate(update)
         case .delete(let delete): try batchDelete(delete)

@@ -15,6 +15,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public let url: URL?
     public let configurationName: String?
     public let model: ManagedObjectModel
+    /// Whether the store was opened with ``StoreOption/readOnly``.
+    public let isReadOnly: Bool
     let schema: SQLiteSchema
     private let lock = NSLock()
     private var state: State
@@ -30,9 +32,15 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// Opens the store at `description.url`, creating the file and its schema when there is none.
     ///
+    /// A store written by Apple's Core Data opens as it is: entity codes come from its
+    /// `Z_PRIMARYKEY` (an entity renamed by a migration keeps its first name there), other tables
+    /// (`Z_MODELCACHE`, persistent history) are left alone, and every table and column the model
+    /// needs is checked to be there. With ``StoreOption/readOnly`` nothing is written to the file.
+    ///
     /// - Throws: ``StoreError/corruptStore(file:offset:reason:)`` for a file that is not an SQLite
-    ///   database or not a Core Data store, ``StoreError/incompatibleModel(file:entities:)`` when its
-    ///   version hashes differ from the model's, ``StoreError/io(file:operation:reason:)`` otherwise.
+    ///   database or not a Core Data store, or that lacks a table or column the model needs,
+    ///   ``StoreError/incompatibleModel(file:entities:)`` when its version hashes differ from the
+    ///   model's, ``StoreError/io(file:operation:reason:)`` otherwise.
     public init(description: StoreDescription) throws {
         guard let url = description.url else {
             throw StoreError.io(file: "", operation: "open", reason: "an SQLite store needs a file URL")
@@ -40,20 +48,33 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.url = url
         self.configurationName = description.configurationName
         self.model = description.model
-        self.schema = SQLiteSchema(model: description.model)
+        self.isReadOnly = description.isReadOnly
         let path = url.path
         do {
-            let connection = try SQLiteConnection(path: path)
+            let connection = try SQLiteConnection(path: path, mode: Self.accessMode(for: description, path: path))
             try SQLQueryFunctions.register(on: connection)
-            var (identifier, metadata) = try Self.openOrCreate(connection, schema: schema, file: path)
-            var image = StoreImage(identifier: identifier, metadata: metadata)
+            let opened = try Self.openOrCreate(connection, description: description, file: path)
+            var image = StoreImage(identifier: opened.identifier, metadata: opened.metadata)
             image.stampMetadata(type: .sqlite, model: description.model)
-            identifier = image.identifier
-            metadata = image.metadata
-            self.state = State(connection: connection, identifier: identifier, metadata: metadata)
+            self.schema = opened.schema
+            self.state = State(connection: connection, identifier: image.identifier, metadata: image.metadata)
         } catch let error as SQLiteError {
             throw Self.storeError(error)
         }
+    }
+
+    /// How to open the file: read-write, or for ``StoreOption/readOnly`` in the way that leaves
+    /// it as it was: with SQLite's read-only open while a write-ahead log holds transactions
+    /// (a read-write connection closing last would copy them into the database file), else
+    /// query-only, so that the `-wal` and `-shm` files SQLite needs for reading go away again.
+    private static func accessMode(for description: StoreDescription, path: String) -> SQLiteConnection.AccessMode {
+        description.isReadOnly ? readingMode(path: path) : .readWrite(create: true)
+    }
+
+    /// The mode that reads the file at `path` and leaves it as it was (see ``accessMode(for:path:)``).
+    static func readingMode(path: String) -> SQLiteConnection.AccessMode {
+        let logSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        return logSize > 0 ? .readOnly : .queryOnly
     }
 
     /// A typed store error for an SQLite failure.
@@ -63,12 +84,19 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
         return switch error.primaryCode {
         case 26, 11: .corruptStore(file: error.file, offset: nil, reason: "not a valid SQLite database: \(error.message)")
+        case 8: .readOnlyStore(file: error.file)
         default: .io(file: error.file, operation: error.sql ?? "open", reason: "\(error.message) (SQLite error \(error.code))")
         }
     }
 
-    private static func openOrCreate(_ connection: SQLiteConnection, schema: SQLiteSchema, file: String) throws
-        -> (String, [String: PropertyListValue]) {
+    /// What opening found: the store's UUID, metadata and schema.
+    private struct OpenedStore {
+        var identifier: String
+        var metadata: [String: PropertyListValue]
+        var schema: SQLiteSchema
+    }
+
+    private static func openOrCreate(_ connection: SQLiteConnection, description: StoreDescription, file: String) throws -> OpenedStore {
         let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) ?? "" })
         if tables.contains("Z_METADATA") {
             let rows = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(0), $0.blob(1)) }
@@ -83,16 +111,22 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                     throw StoreError.corruptStore(file: file, offset: nil, reason: "Z_METADATA.Z_PLIST is not a property list: \(error)")
                 }
             }
-            try schema.model.checkCompatibility(withStoreMetadata: metadata, file: file)
-            let missing = schema.tables.values.map(\.name).filter { !tables.contains($0) }.sorted()
-            guard missing.isEmpty else {
-                throw StoreError.corruptStore(file: file, offset: nil, reason: "tables \(missing.joined(separator: ", ")) are missing")
+            try description.checkCompatibility(withStoreMetadata: metadata, file: file)
+            guard tables.contains("Z_PRIMARYKEY") else {
+                throw StoreError.corruptStore(file: file, offset: nil, reason: "the Z_PRIMARYKEY table is missing")
             }
-            return (identifier, metadata)
+            let stored = try connection.rows("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") { ($0.int64(0), $0.text(1) ?? "") }
+            let schema = SQLiteSchema(model: description.model, storedCodes: Dictionary(stored.map { ($1, $0) }) { first, _ in first })
+            try SQLiteSchemaCheck(schema: schema, connection: connection, file: file).requireEveryTableAndColumn(existingTables: tables)
+            return OpenedStore(identifier: identifier, metadata: metadata, schema: schema)
         }
         guard tables.isEmpty else {
             throw StoreError.corruptStore(file: file, offset: nil, reason: "an SQLite database that is not a Core Data store (no Z_METADATA table)")
         }
+        guard !description.isReadOnly else {
+            throw StoreError.corruptStore(file: file, offset: nil, reason: "an empty database, not a Core Data store (opened read-only, so not created)")
+        }
+        let schema = SQLiteSchema(model: description.model)
         let image = StoreImage.empty(type: .sqlite, model: schema.model)
         try connection.transaction {
             for statement in schema.createStatements { try connection.execute(statement) }
@@ -104,13 +138,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             try connection.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
                                [.text(image.identifier), .blob(try MetadataPropertyList.encode(image.metadata))])
         }
-        return (image.identifier, image.metadata)
+        return OpenedStore(identifier: image.identifier, metadata: image.metadata, schema: schema)
     }
 
     /// Reads a store file's metadata without loading its objects.
     public static func readMetadata(at url: URL) throws -> [String: PropertyListValue] {
         do {
-            let connection = try SQLiteConnection(path: url.path, create: false, readOnly: true)
+            let connection = try SQLiteConnection(path: url.path, mode: readingMode(path: url.path))
             let rows = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(0), $0.blob(1)) }
             guard let row = rows.first else {
                 throw StoreError.corruptStore(file: url.path, offset: nil, reason: "Z_METADATA holds no row")
@@ -121,6 +155,11 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         } catch let error as SQLiteError {
             throw storeError(error)
         }
+    }
+
+    /// Throws ``StoreError/readOnlyStore(file:)`` when the store was opened read-only.
+    func refuseWritingIfReadOnly() throws {
+        guard !isReadOnly else { throw StoreError.readOnlyStore(file: url?.path ?? "") }
     }
 
     /// Runs `body` with the connection under the lock, SQLite errors turned into store errors.
@@ -141,6 +180,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public var metadata: [String: PropertyListValue] { lock.withLock { state.metadata } }
 
     public func setMetadata(_ metadata: [String: PropertyListValue]) throws {
+        try refuseWritingIfReadOnly()
         try withConnection { state in
             var image = StoreImage(identifier: state.identifier, metadata: metadata)
             image.stampMetadata(type: type, model: model)
@@ -166,6 +206,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     public func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64] {
+        try refuseWritingIfReadOnly()
         guard let code = schema.codes[rootEntity] else { throw StoreError.noStoreForEntity(rootEntity) }
         return try withConnection { state in
             try state.connection.transaction {
@@ -184,6 +225,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     public func save(_ request: StoreSaveRequest) throws {
+        try refuseWritingIfReadOnly()
         try withConnection { state in
             let writer = SQLiteRowWriter(connection: state.connection, schema: schema, storeIdentifier: state.identifier,
                                          file: url?.path ?? "")
@@ -203,6 +245,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     public func replaceContents(with replacement: StoreImage) throws {
+        try refuseWritingIfReadOnly()
         var image = replacement
         image.stampMetadata(type: type, model: model)
         try withConnection { state in

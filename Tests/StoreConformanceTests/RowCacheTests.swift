@@ -1,0 +1,93 @@
+import Foundation
+import Strata
+import StrataTestSupport
+import Testing
+
+/// The coordinator's row cache: rows one context read serve the faults of another, and no
+/// context sees a row older than its coordinator's own saves.
+@Suite("Row cache")
+struct RowCacheTests {
+    /// Ten people saved through a counting coordinator with a cache of `capacity` rows.
+    private func people(_ store: StoreUnderTest, capacity: Int = PersistentStoreCoordinator.defaultRowCacheCapacity)
+        throws -> (PersistentStoreCoordinator, CountingStore, [ManagedObjectID]) {
+        let (coordinator, counting) = try CountingStore.coordinator(store, model: SampleModels.company(), rowCacheCapacity: capacity)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let employees = try (0..<10).map { try context.insert("Employee", ["name": "E\($0)", "salary": Double($0)]) }
+        try context.save()
+        return (coordinator, counting, employees.map(\.objectID))
+    }
+
+    @Test("a fault another context read fires from the cache; a context's reads go to the store once", arguments: StoreUnderTest.all)
+    func sharedBetweenContexts(store: StoreUnderTest) throws {
+        let (coordinator, counting, ids) = try people(store)
+        let first = ManagedObjectContext(coordinator: coordinator)
+        counting.reset()
+        #expect(try first.fetch(FetchRequest(entityName: "Employee")).count == 10)
+        #expect(counting.reads == 1)
+
+        let second = ManagedObjectContext(coordinator: coordinator)
+        counting.reset()
+        let names = try ids.map { try second.object(with: $0).string("name") }
+        #expect(names == (0..<10).map { "E\($0)" })
+        #expect(counting.reads == 0, "every row came from the cache")
+        #expect(coordinator.cachedRowCount == 10)
+    }
+
+    @Test("with the cache off, the second context reads the store", arguments: StoreUnderTest.all)
+    func off(store: StoreUnderTest) throws {
+        let (coordinator, counting, ids) = try people(store, capacity: 0)
+        _ = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "Employee"))
+        counting.reset()
+        let second = ManagedObjectContext(coordinator: coordinator)
+        _ = try second.object(with: ids[0]).string("name")
+        #expect(counting.singleSnapshots == 1)
+        #expect(coordinator.cachedRowCount == 0)
+    }
+
+    @Test("a save replaces what the cache held: other contexts read the saved values", arguments: StoreUnderTest.all)
+    func saveInvalidates(store: StoreUnderTest) throws {
+        let (coordinator, _, ids) = try people(store)
+        let reader = ManagedObjectContext(coordinator: coordinator)
+        _ = try reader.fetch(FetchRequest(entityName: "Employee"))
+        let writer = ManagedObjectContext(coordinator: coordinator)
+        try writer.object(with: ids[3]).setValue("Renamed", forKey: "name")
+        try writer.delete(writer.object(with: ids[4]))
+        try writer.save()
+
+        let later = ManagedObjectContext(coordinator: coordinator)
+        #expect(try later.object(with: ids[3]).string("name") == "Renamed")
+        #expect(throws: ObjectError.self) { try later.existingObject(with: ids[4]) }
+        // The saved object's new version came from the store: a change over it saves.
+        try later.object(with: ids[3]).setValue("Again", forKey: "name")
+        try later.save()
+    }
+
+    @Test("refresh reads the store again; a batch update is seen by every context after it", arguments: StoreUnderTest.all)
+    func refreshAndBatch(store: StoreUnderTest) throws {
+        let (coordinator, counting, ids) = try people(store)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let person = try context.object(with: ids[0])
+        _ = try person.string("name")
+        counting.reset()
+        try context.refresh(person, mergeChanges: false)
+        _ = try person.string("name")
+        #expect(counting.singleSnapshots == 1, "the refreshed object was read from the store")
+
+        var update = BatchUpdateRequest(entityName: "Employee")
+        update.propertiesToUpdate = ["name": "Same"]
+        _ = try context.execute(update)
+        let fresh = ManagedObjectContext(coordinator: coordinator)
+        #expect(try ids.map { try fresh.object(with: $0).string("name") } == Array(repeating: "Same", count: 10))
+    }
+
+    @Test("the cache holds at most its capacity; a fetch larger than it is not kept", arguments: [StoreUnderTest.all[0], StoreUnderTest.all[3]])
+    func bounded(store: StoreUnderTest) throws {
+        let (coordinator, _, ids) = try people(store, capacity: 4)
+        _ = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "Employee"))
+        #expect(coordinator.cachedRowCount == 0, "ten rows are more than four")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        for id in ids { _ = try context.object(with: id).string("name") }
+        #expect(coordinator.cachedRowCount <= 4)
+        #expect(coordinator.cachedRowCount > 0)
+    }
+}
