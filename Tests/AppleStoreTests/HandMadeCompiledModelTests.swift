@@ -17,6 +17,7 @@ import Testing
         var nameFields: [String: HandMadeArchive.Value] = [:]
         var friendsFields: [String: HandMadeArchive.Value] = [:]
         var schoolFields: [String: HandMadeArchive.Value] = [:]
+        var modelFields: [String: HandMadeArchive.Value] = [:]
         var modelClass = "NSManagedObjectModel"
         var personClass = "NSEntityDescription"
         var nameClass = "NSAttributeDescription"
@@ -47,7 +48,9 @@ import Testing
             studentFields["NSProperties"] = archive.dictionary(["name": name, "friends": friends, "school": school])
             archive.fill(student, className: "NSEntityDescription", studentFields)
             let entities = archive.dictionary(["Person": person, "Student": student])
-            let root = archive.object(modelClass, ["NSEntities": entities])
+            var modelFields = modelFields
+            modelFields["NSEntities"] = entities
+            let root = archive.object(modelClass, modelFields)
             return archive.data(root: root)
         }
 
@@ -134,5 +137,47 @@ import Testing
         people = People()
         people.personFields["NSEntityName"] = .reference(100_000)
         #expect(people.error()?.description.contains("reference 100000 points past") == true)
+    }
+
+    @Test("Fetch request templates with their predicates, configurations and version identifiers are read")
+    func templatesAndConfigurations() throws {
+        var people = People()
+        var archive = people.archive
+        func keyPath(_ path: String) -> HandMadeArchive.Value {
+            let specifier = archive.object("NSKeyPathSpecifierExpression", ["NSKeyPath": archive.string(path)])
+            let operand = archive.object("NSSelfExpression", [:])
+            return archive.object("NSKeyPathExpression", ["NSOperand": operand, "NSArguments": archive.array([specifier]),
+                                                          "NSSelectorName": archive.string("valueForKey:")])
+        }
+        func constant(_ text: String) -> HandMadeArchive.Value {
+            archive.object("NSConstantValueExpression", ["NSConstantValue": archive.string(text)])
+        }
+        func comparison(_ path: String, _ type: Int, modifier: Int = 0, options: Int = 0, _ text: String) -> HandMadeArchive.Value {
+            let operation = archive.object("NSStringPredicateOperator", ["NSOperatorType": .integer(type), "NSModifier": .integer(modifier),
+                                                                         "NSFlags": .integer(options)])
+            return archive.object("NSComparisonPredicate", ["NSLeftExpression": keyPath(path), "NSPredicateOperator": operation,
+                                                            "NSRightExpression": constant(text)])
+        }
+        let beginsWith = comparison("name", 8, options: 3, "A")
+        let anyFriend = comparison("friends.name", 4, modifier: 2, "Bo")
+        let not = archive.object("NSCompoundPredicate", ["NSCompoundPredicateType": .integer(0), "NSSubpredicates": archive.array([anyFriend])])
+        let both = archive.object("NSCompoundPredicate", ["NSCompoundPredicateType": .integer(1), "NSSubpredicates": archive.array([beginsWith, not])])
+        let request = archive.object("NSFetchRequest", ["NSEntity": people.person, "NSPredicate": both])
+        people.modelFields = [
+            "NSFetchRequestTemplates": archive.dictionary(["namedA": request]),
+            "NSConfigurations": archive.dictionary(["Everyone": archive.object("NSSet", ["NS.objects": .array([people.student, people.person])])]),
+            "NSVersionIdentifiers": archive.object("NSSet", ["NS.objects": .array([archive.string("7")])]),
+        ]
+        people.archive = archive
+        let model = try CompiledModel.model(fromArchive: people.data())
+        let template = try #require(model.fetchRequestTemplates["namedA"])
+        #expect(template.entityName == "Person")
+        let format = try #require(template.predicateFormat)
+        #expect(format == "name BEGINSWITH[cd] \"A\" AND (NOT ANY friends.name == \"Bo\")")
+        // The format is the predicate language Strata parses.
+        let parsed = try ObjectPredicate(format: format)
+        #expect(try parsed.evaluate(with: ["name": "Ann", "friends": [["name": "Cy"]]]))
+        #expect(model.configurations == ["Everyone": ["Person", "Student"]])
+        #expect(model.versionIdentifiers == ["7"])
     }
 }
