@@ -13,7 +13,7 @@ struct Export: ParsableCommand {
     @Argument(help: "The store to read.")
     var store: String
 
-    @Option(name: .long, help: "The model: an .xcdatamodeld bundle (its current version), an .xcdatamodel folder or its contents file (default: the compiled model an Apple-written SQLite store keeps).")
+    @Option(name: .long, help: "The model: an .xcdatamodeld bundle (the version whose hashes match the store), an .xcdatamodel folder or its contents file (default for an SQLite store: the compiled model it keeps, else the model its tables describe).")
     var model: String?
 
     @Option(name: .shortAndLong, help: "The file to write (standard output when omitted).")
@@ -23,8 +23,8 @@ struct Export: ParsableCommand {
         let url = try StoreFiles.existingFile(store)
         if let output { try StoreFiles.requireDistinct(url, URL(fileURLWithPath: output)) }
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let model = try CompiledStoreModel.required(modelPath: model, url: url, type: type, store: store)
-        let opened = try StoreFiles.open(url, type: type, model: model)
+        let (model, inferred) = try CompiledStoreModel.required(modelPath: model, url: url, type: type, store: store)
+        let opened = try StoreFiles.open(url, type: type, model: model, ignoringVersionHashes: inferred)
         let image: StoreImage
         do {
             image = try opened.contentsImage()

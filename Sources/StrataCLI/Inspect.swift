@@ -43,14 +43,21 @@ struct Inspect: ParsableCommand {
         ]
         guard let inspected = try inspectedModel(url: url, type: type, metadata: metadata) else { return .object(report) }
         let managedObjectModel = inspected.model
-        let differing = managedObjectModel.entitiesDiffering(fromVersionHashes: hashes)
-        var modelReport: OrderedDictionary<String, JSONValue> = inspected.fromStore ? ["source": .string("store")] : ["path": .string(inspected.name)]
+        let inferred = inspected.source == .tables
+        let differing = inferred ? [] : managedObjectModel.entitiesDiffering(fromVersionHashes: hashes)
+        var modelReport: OrderedDictionary<String, JSONValue> = switch inspected.source {
+        case .file: ["path": .string(inspected.name)]
+        case .store: ["source": .string("store")]
+        case .tables: ["source": .string("tables")]
+        }
         if let versionName = inspected.versionName { modelReport["version"] = .string(versionName) }
-        modelReport["matches"] = .bool(differing.isEmpty)
-        modelReport["differingEntities"] = .array(differing.map(JSONValue.string))
+        if !inferred {
+            modelReport["matches"] = .bool(differing.isEmpty)
+            modelReport["differingEntities"] = .array(differing.map(JSONValue.string))
+        }
         report["model"] = .object(modelReport)
         guard differing.isEmpty else { return .object(report) }
-        let opened = try StoreFiles.open(url, type: type, model: managedObjectModel)
+        let opened = try StoreFiles.open(url, type: type, model: managedObjectModel, ignoringVersionHashes: inferred)
         var counts = OrderedDictionary<String, JSONValue>()
         for entity in managedObjectModel.entities.sorted(by: { $0.name < $1.name }) where !entity.isAbstract {
             do {
@@ -89,7 +96,9 @@ struct Inspect: ParsableCommand {
         if case .object(let model)? = members["model"] {
             let name = model["source"] == .string("store") ? CompiledStoreModel.name : scalar(model["path"])
             let version = model["version"].map { " version '\(scalar($0))'" } ?? ""
-            if model["matches"] == .bool(true) {
+            if model["source"] == .string("tables") {
+                lines.append("Model:    \(CompiledStoreModel.inferredName) (the store keeps no compiled model)")
+            } else if model["matches"] == .bool(true) {
                 lines.append("Model:    \(name)\(version) matches the store")
             } else if !version.isEmpty {
                 lines.append("Model:    no version of \(name) matches the store (the current\(version) differs in entities \(scalar(model["differingEntities"])))")

@@ -62,12 +62,16 @@ enum StoreFiles {
 
     /// Opens the existing store at `url` read-only: the commands that read a store write
     /// nothing to it (no journal change, no checkpoint of an SQLite write-ahead log).
-    static func open(_ url: URL, type: StoreType, model: ManagedObjectModel) throws -> any PersistentStore {
+    /// `ignoringVersionHashes` for a model that is known not to hash as the store records (one
+    /// read off its tables).
+    static func open(_ url: URL, type: StoreType, model: ManagedObjectModel, ignoringVersionHashes: Bool = false) throws -> any PersistentStore {
         guard StoreType.registeredTypes.contains(type) else {
             throw CommandFailure("\(url.path): \(type) stores are not supported by this build of strata")
         }
+        var options: [String: PropertyListValue] = [StoreOption.readOnly: .bool(true)]
+        if ignoringVersionHashes { options[StoreOption.ignoresVersionHashes] = .bool(true) }
         do {
-            return try type.makeStore(StoreDescription(type: type, url: url, model: model, options: [StoreOption.readOnly: .bool(true)]))
+            return try type.makeStore(StoreDescription(type: type, url: url, model: model, options: options))
         } catch {
             throw CommandFailure(String(describing: error))
         }
