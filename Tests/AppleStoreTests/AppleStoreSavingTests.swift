@@ -16,10 +16,12 @@ import Testing
         let layoutBefore: [String]
         let metadataBefore: [String: PropertyListValue]
 
-        init(_ name: String) throws {
+        /// Opens the copy with the fixture's model version, or with the compiled model the
+        /// store keeps when `compiledModel`.
+        init(_ name: String, compiledModel: Bool = false) throws {
             let fixture = try #require(AppleStoreFixture.all.first { $0.store.hasSuffix("/" + name) })
             file = try fixture.workingCopy()
-            model = try fixture.model()
+            model = compiledModel ? try #require(try ManagedObjectModel.compiledModel(inStoreAt: file)) : try fixture.model()
             layoutBefore = try AppleStoreSavingTests.layout(of: file)
             metadataBefore = try SQLiteStore.readMetadata(at: file)
             let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
@@ -138,5 +140,37 @@ import Testing
         try opened.expectValidCoreDataStore()
         #expect(try SQLiteShell.rows(file, "SELECT * FROM Z_1BOOKS") == ["1|1"])
         #expect(try Self.value(file, "SELECT group_concat(Z_NAME || '=' || Z_MAX) FROM Z_PRIMARYKEY") == "Author=1,Book=1")
+    }
+
+    /// The bytes of a transformable attribute as they are: what the app's transformer made of
+    /// them does not matter to the store.
+    private struct StoredBytes: AttributeValueTransformer {
+        func transformedValue(_ value: Any) throws -> Data { value as? Data ?? Data() }
+        func reverseTransformedValue(_ data: Data) throws -> Any { data }
+    }
+
+    @Test("CoreDataPlus SampleModel2: a page of a graphic novel keeps the novel's entity code; persistent history is left alone")
+    func destinationEntityAndHistory() throws {
+        // The app's transformers, by the names its model gives them.
+        for name in ["ContentTransformer", "CoverTransformer"] { ValueTransformerRegistry.register(StoredBytes(), forName: name) }
+        let opened = try OpenedStore("SampleModel2_V2.sqlite", compiledModel: true)
+        let (file, context) = (opened.file, opened.context)
+        let history = try SQLiteShell.rows(file, "SELECT * FROM ATRANSACTION") + SQLiteShell.rows(file, "SELECT * FROM ACHANGE")
+        var request = FetchRequest(entityName: "GraphicNovel")
+        request.includesSubentities = false
+        let novel = try #require(try context.fetch(request).first)
+        let novelKey = try #require(novel.objectID.primaryKey)
+        let pagesBefore = try #require(Int(try Self.value(file, "SELECT ZPAGESCOUNT FROM ZBOOK WHERE Z_PK = \(novelKey)")))
+        let page = try context.insertNewObject(forEntityName: "Page")
+        try page.setValuesForKeys(["number": Int32(999), "isBookmarked": false, "content": Data([1, 2, 3])])
+        try page.setValue(novel, forKey: "book")
+        try context.save()
+        try opened.expectValidCoreDataStore()
+        let key = try #require(page.objectID.primaryKey)
+        #expect(try Self.value(file, "SELECT ZBOOK || '|' || Z1_BOOK FROM ZPAGE WHERE Z_PK = \(key)") == "\(novelKey)|2")
+        #expect(try SQLiteShell.rows(file, "SELECT * FROM ATRANSACTION") + SQLiteShell.rows(file, "SELECT * FROM ACHANGE") == history)
+        // Core Data's trigger keeps the derived pagesCount = pages.@count.
+        #expect(try Self.value(file, "SELECT ZPAGESCOUNT FROM ZBOOK WHERE Z_PK = \(novelKey)") == "\(pagesBefore + 1)")
+        #expect(try Self.value(file, "SELECT count(*) FROM ZPAGE WHERE ZBOOK = \(novelKey)") == "\(pagesBefore + 1)")
     }
 }

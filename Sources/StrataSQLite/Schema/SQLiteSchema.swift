@@ -10,7 +10,7 @@ struct SQLiteSchema: Sendable {
     /// Entity names by code.
     let namesByCode: [Int64: String]
     /// Tables by inheritance root name.
-    let tables: [String: Table]
+    private(set) var tables: [String: Table]
     /// Where each to-many relationship lives, by entity name then relationship name (sub-entities
     /// list their inherited relationships too).
     let toMany: [String: [String: ToManyStorage]]
@@ -34,6 +34,14 @@ struct SQLiteSchema: Sendable {
         var toOneColumns: [String: String]
         /// Order columns (`Z_FOK_<INVERSE>`) by to-one relationship name, for ordered one-to-many.
         var orderColumns: [String: String]
+        /// Destination entity columns (`Z<code>_<RELATIONSHIP>`, the code of the destination
+        /// entity) by to-one relationship name, for a to-one whose destination has sub-entities:
+        /// Core Data keeps the destination row's `Z_ENT` there. Not among ``columns``: a store
+        /// without them still opens (nothing is written to a column that is not there).
+        var entityColumns: [String: String] = [:]
+        /// Columns of derived attributes: the store computes them (Core Data with triggers), so a
+        /// save never writes them over.
+        var derivedColumns: Set<String> = []
         /// Every column after `Z_PK, Z_ENT, Z_OPT`, in table order, with its declared type.
         var columns: [(name: String, type: String)]
     }
@@ -111,10 +119,15 @@ struct SQLiteSchema: Sendable {
                     let column = Self.uniqueColumn("Z" + attribute.name.uppercased(), in: table)
                     table.attributeColumns[attribute.name] = column
                     table.columns.append((column, Self.declaredType(attribute.type)))
+                    if attribute.isDerived { table.derivedColumns.insert(column) }
                 case .relationship(let relationship) where !relationship.isTransient && !relationship.isToMany:
                     let column = Self.uniqueColumn("Z" + relationship.name.uppercased(), in: table)
                     table.toOneColumns[relationship.name] = column
                     table.columns.append((column, "INTEGER"))
+                    if let destination = model.entity(named: relationship.destinationEntityName), !destination.subentityNames.isEmpty,
+                       let code = codes[destination.name] {
+                        table.entityColumns[relationship.name] = "Z\(code)_\(relationship.name.uppercased())"
+                    }
                     if let inverseName = relationship.inverseName,
                        let inverse = model.entity(named: relationship.destinationEntityName)?.relationship(named: inverseName),
                        inverse.isToMany, inverse.isOrdered {
@@ -201,6 +214,17 @@ struct SQLiteSchema: Sendable {
         return Set(codes.values).count == codes.count ? codes : nil
     }
 
+    /// The schema without the entity columns in `absent` (by table name, the column names an
+    /// existing store lacks).
+    func withoutEntityColumns(_ absent: [String: Set<String>]) -> SQLiteSchema {
+        var copy = self
+        for (root, table) in tables {
+            guard let missing = absent[table.name], !missing.isEmpty else { continue }
+            copy.tables[root]?.entityColumns = table.entityColumns.filter { !missing.contains($0.value) }
+        }
+        return copy
+    }
+
     /// The entity that declares `relationship` (the entity itself or an ancestor).
     private static func declaringEntity(of relationship: String, from entity: EntityDescription, model: ManagedObjectModel) -> String {
         var current: EntityDescription? = entity
@@ -242,7 +266,10 @@ struct SQLiteSchema: Sendable {
     var createStatements: [String] {
         var statements: [String] = []
         for table in tables.values.sorted(by: { $0.name < $1.name }) {
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.map { "\($0.name) \($0.type)" }
+            let entityColumnAfter = Dictionary(table.entityColumns.compactMap { name, column in table.toOneColumns[name].map { ($0, column) } }) { first, _ in first }
+            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.flatMap { column in
+                ["\(column.name) \(column.type)"] + (entityColumnAfter[column.name].map { ["\($0) INTEGER"] } ?? [])
+            }
             statements.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
             statements.append("CREATE INDEX \(table.name)_Z_ENT_INDEX ON \(table.name) (Z_ENT)")
             for column in table.toOneColumns.values.sorted() {

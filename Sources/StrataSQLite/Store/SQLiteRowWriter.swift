@@ -157,12 +157,12 @@ struct SQLiteRowWriter {
 
     private func update(_ snapshot: ObjectSnapshot) throws {
         let table = try table(snapshot.objectID)
-        // Order columns belong to the to-many side: keep them out of the update.
-        let orderColumns = Set(table.orderColumns.values)
-        let columns = table.columns.filter { !orderColumns.contains($0.name) }
+        // Order columns belong to the to-many side, derived ones to the store: keep them out.
+        let untouched = Set(table.orderColumns.values).union(table.derivedColumns)
+        let columns = table.columns.filter { !untouched.contains($0.name) }
         let columnValues = try columnValues(snapshot, table)
         let assignments = (["Z_OPT = ?"] + columns.map { "\($0.name) = ?" }).joined(separator: ", ")
-        let kept = zip(table.columns, columnValues).filter { !orderColumns.contains($0.0.name) }.map(\.1)
+        let kept = zip(table.columns, columnValues).filter { !untouched.contains($0.0.name) }.map(\.1)
         let values: [SQLiteValue] = [.integer(snapshot.version)] + kept + [.integer(try key(snapshot.objectID))]
         try writingRow(of: snapshot) { try connection.run("UPDATE \(table.name) SET \(assignments) WHERE Z_PK = ?", values) }
         guard connection.changes == 1 else { throw StoreError.missingObject(snapshot.objectID) }

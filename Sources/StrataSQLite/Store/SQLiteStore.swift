@@ -53,6 +53,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         do {
             let connection = try SQLiteConnection(path: path, mode: Self.accessMode(for: description, path: path))
             try SQLQueryFunctions.register(on: connection)
+            try CoreDataTriggerFunctions.register(on: connection)
             let opened = try Self.openOrCreate(connection, description: description, file: path)
             var image = StoreImage(identifier: opened.identifier, metadata: opened.metadata)
             image.stampMetadata(type: .sqlite, model: description.model)
@@ -117,8 +118,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             }
             let stored = try connection.rows("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY") { ($0.int64(0), $0.text(1) ?? "") }
             let schema = SQLiteSchema(model: description.model, storedCodes: Dictionary(stored.map { ($1, $0) }) { first, _ in first })
-            try SQLiteSchemaCheck(schema: schema, connection: connection, file: file).requireEveryTableAndColumn(existingTables: tables)
-            return OpenedStore(identifier: identifier, metadata: metadata, schema: schema)
+            let absent = try SQLiteSchemaCheck(schema: schema, connection: connection, file: file).requireEveryTableAndColumn(existingTables: tables)
+            return OpenedStore(identifier: identifier, metadata: metadata, schema: schema.withoutEntityColumns(absent))
         }
         guard tables.isEmpty else {
             throw StoreError.corruptStore(file: file, offset: nil, reason: "an SQLite database that is not a Core Data store (no Z_METADATA table)")
@@ -231,6 +232,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                                          file: url?.path ?? "")
             try state.connection.transaction {
                 try writer.apply(request)
+                try SQLiteEntityColumnWriter(connection: state.connection, schema: schema).update(after: request)
                 try state.connection.run("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1",
                                          [.blob(try MetadataPropertyList.encode(state.metadata))])
             }
@@ -253,6 +255,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                                          file: url?.path ?? "")
             try state.connection.transaction {
                 try writer.replaceAll(with: image)
+                try SQLiteEntityColumnWriter(connection: state.connection, schema: schema).updateAll()
                 try state.connection.run("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ? WHERE Z_VERSION = 1",
                                          [.text(image.identifier), .blob(try MetadataPropertyList.encode(image.metadata))])
             }
