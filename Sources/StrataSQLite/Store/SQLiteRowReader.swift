@@ -38,10 +38,19 @@ final class SQLiteRowReader: SnapshotSource {
         return schema.namesByCode[code]
     }
 
+    /// The entity of the current row of `row`, whose `Z_PK` and `Z_ENT` are its first two columns.
+    private func entityName(_ row: SQLiteStatement, _ table: SQLiteSchema.Table) throws -> String {
+        guard let entityName = schema.namesByCode[row.int64(1)] else {
+            throw StoreError.corruptStore(file: file, offset: nil, reason: "\(table.name) row \(row.int64(0)) has unknown Z_ENT \(row.int64(1))")
+        }
+        return entityName
+    }
+
     /// The snapshot in the current row of `statement` (selected with ``selectList(_:)``).
     private func snapshot(_ row: SQLiteStatement, _ table: SQLiteSchema.Table, resolvingToOnes: Bool = true) throws -> ObjectSnapshot {
         let key = row.int64(0)
-        guard let entityName = schema.namesByCode[row.int64(1)], let entity = schema.model.entity(named: entityName) else {
+        let entityName = try entityName(row, table)
+        guard let entity = schema.model.entity(named: entityName) else {
             throw StoreError.corruptStore(file: file, offset: nil, reason: "\(table.name) row \(key) has unknown Z_ENT \(row.int64(1))")
         }
         var snapshot = ObjectSnapshot(objectID: id(entityName, key), version: row.int64(2))
@@ -126,16 +135,24 @@ final class SQLiteRowReader: SnapshotSource {
         defer { statement.reset() }
         try statement.forEachRow(query.parameters) { row in
             guard includesValues else {
-                let key = row.int64(0)
-                guard let entityName = schema.namesByCode[row.int64(1)] else {
-                    throw StoreError.corruptStore(file: file, offset: nil, reason: "\(table.name) row \(key) has unknown Z_ENT \(row.int64(1))")
-                }
-                result.append(ObjectSnapshot(objectID: id(entityName, key), version: row.int64(2)))
+                result.append(ObjectSnapshot(objectID: id(try entityName(row, table), row.int64(0)), version: row.int64(2)))
                 return
             }
             let snapshot = try snapshot(row, table)
             if caching { cache[snapshot.objectID] = snapshot }
             result.append(snapshot)
+        }
+        return result
+    }
+
+    /// The IDs of the objects a query selects, in its order; the query selects `Z_PK, Z_ENT`
+    /// first, as ``selectList(_:alias:includesValues:)`` does.
+    func objectIDs(_ query: SQLFragment, table: SQLiteSchema.Table) throws -> ObjectIDList {
+        var result = ObjectIDList()
+        let statement = try connection.statement(query.sql)
+        defer { statement.reset() }
+        try statement.forEachRow(query.parameters) { row in
+            result.append(entityName: try entityName(row, table), storeIdentifier: storeIdentifier, primaryKey: row.int64(0))
         }
         return result
     }
