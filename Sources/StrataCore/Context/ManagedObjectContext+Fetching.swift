@@ -79,7 +79,12 @@ extension ManagedObjectContext {
         var ids = ObjectIDList()
         var pinned: [Int: ManagedObject] = [:]
         if try storeAnswersWhole(idsOnly) {
-            for list in try persistentStoreCoordinator.fetchObjectIDs(idsOnly) { ids.append(contentsOf: list) }
+            let lists = try persistentStoreCoordinator.fetchObjectIDs(idsOnly)
+            if lists.count == 1 {
+                ids = lists[0]
+            } else {
+                for list in lists { ids.append(contentsOf: list) }
+            }
         } else {
             for row in try matchingRows(idsOnly) {
                 if case .object(let object) = row { pinned[ids.count] = object }
