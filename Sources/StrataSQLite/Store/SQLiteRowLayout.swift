@@ -18,6 +18,9 @@ struct SQLiteRowLayout {
     struct ToOne {
         let name: String
         let destinationEntityName: String
+        /// Whether the destination entity has sub-entities, so that a key alone does not say
+        /// which entity the destination is.
+        let destinationHasSubentities: Bool
         let position: Int
     }
 
@@ -44,7 +47,7 @@ struct SQLiteRowLayout {
     /// The positions of the columns ``updateSQL`` sets after `Z_OPT`, in its order.
     let updatedPositions: [Int]
 
-    init(entity: EntityDescription, code: Int64, table: SQLiteSchema.Table) {
+    init(entity: EntityDescription, code: Int64, table: SQLiteSchema.Table, model: ManagedObjectModel) {
         var positions: [String: Int] = [:]
         for (index, column) in table.columns.enumerated() { positions[column.name] = index + Self.firstColumn }
         entityName = entity.name
@@ -58,7 +61,10 @@ struct SQLiteRowLayout {
         toOnes = entity.relationships.compactMap { relationship in
             guard !relationship.isToMany, !relationship.isTransient, let column = table.toOneColumns[relationship.name],
                   let position = positions[column] else { return nil }
-            return ToOne(name: relationship.name, destinationEntityName: relationship.destinationEntityName, position: position)
+            let destination = relationship.destinationEntityName
+            return ToOne(name: relationship.name, destinationEntityName: destination,
+                         destinationHasSubentities: model.entity(named: destination)?.subentityNames.isEmpty == false,
+                         position: position)
         }
         width = table.columns.count + Self.firstColumn
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)

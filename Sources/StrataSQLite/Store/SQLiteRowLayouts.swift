@@ -15,7 +15,7 @@ final class SQLiteRowLayouts {
         if let known = byCode[code] { return known }
         guard let name = schema.namesByCode[code], let entity = schema.model.entity(named: name),
               let table = schema.tables[entity.rootEntityName] else { return nil }
-        let layout = SQLiteRowLayout(entity: entity, code: code, table: table)
+        let layout = SQLiteRowLayout(entity: entity, code: code, table: table, model: schema.model)
         byCode[code] = layout
         return layout
     }
