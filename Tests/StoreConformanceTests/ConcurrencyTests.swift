@@ -71,8 +71,14 @@ struct ConcurrencyTests {
         #expect(!newID.isTemporaryID)
         let context = ManagedObjectContext(coordinator: coordinator)
         #expect(try context.existingObject(with: newID).string("name") == "Dan")
-        // The background context keeps its registered objects between calls.
-        let stillRegistered = background.performAndWait { context in context.registeredObject(for: newID) != nil }
+        // The background context keeps its objects between calls: an unsaved insert is still there
+        // (unchanged objects nothing uses are freed, as in Core Data).
+        let pendingID = try background.performAndWait { context in
+            try context.insert("Student", ["id": 5, "name": "Eve", "age": 10]).objectID
+        }
+        let stillRegistered = background.performAndWait { context in
+            context.registeredObject(for: pendingID) != nil && context.hasChanges
+        }
         #expect(stillRegistered)
     }
 

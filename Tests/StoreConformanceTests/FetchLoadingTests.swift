@@ -46,14 +46,15 @@ struct FetchLoadingTests {
         #expect(moods.count == 1_000)
         #expect(moods.batchSize == 20)
         #expect(moods.loadedBatchCount == 0)
+        // No object is registered before its batch is touched.
         let ids = moods.objectIDs
-        #expect(ids.allSatisfy { context.registeredObject(for: $0)?.isFault == true })
+        #expect(ids.allSatisfy { context.registeredObject(for: $0) == nil })
 
         // Touching the first object loads its batch, 0…19, in one store request.
         #expect(try day(of: moods[0]) == 999)
         #expect(counting.batchSnapshots == 1)
         #expect((0..<20).allSatisfy { context.registeredObject(for: ids[$0])?.isFault == false })
-        #expect(context.registeredObject(for: ids[20])?.isFault == true)
+        #expect(context.registeredObject(for: ids[20]) == nil)
         #expect(try day(of: moods[19]) == 980)
         #expect(counting.batchSnapshots == 1)
 
@@ -63,10 +64,33 @@ struct FetchLoadingTests {
         #expect(moods.loadedBatchCount == 2)
         let days = try moods.map { try day(of: $0) }
         #expect(days == Array((0..<1_000).reversed()))
+        // The results keep the objects of the last few batches touched: the last batch, touched
+        // early and freed since, is made again when the iteration reaches it, from the rows the
+        // coordinator's cache kept, without a store request.
         #expect(counting.batchSnapshots == 50)
         #expect(counting.singleSnapshots == 0)
         #expect(counting.fetches == 1)
         #expect(moods.loadedBatchCount == 50)
+    }
+
+    @Test("Iterating batched results, each batch turned back into faults, keeps a few batches registered, not every object",
+          arguments: StoreUnderTest.all)
+    func iterationFreesBatches(store: StoreUnderTest) throws {
+        let (coordinator, _) = try moods(store, count: 1_000)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let moods = try context.fetchBatched(newestFirst())
+        var days: [Int] = []
+        for start in stride(from: 0, to: moods.count, by: moods.batchSize) {
+            let batch = start..<min(start + moods.batchSize, moods.count)
+            for index in batch { days.append(try day(of: moods[index])) }
+            for index in batch { try context.refresh(moods[index], mergeChanges: false) }
+        }
+        #expect(days == Array((0..<1_000).reversed()))
+        #expect(context.registeredObjects.count <= 4 * moods.batchSize)
+        // An object in use stays the one instance of its ID.
+        let first = moods[0]
+        #expect(try context.existingObject(with: first.objectID) === first)
+        #expect(moods[0] === first)
     }
 
     @Test("Batched results with offset, limit, a predicate and an unsaved insert", arguments: StoreUnderTest.all)

@@ -34,6 +34,29 @@ struct UniquingTests {
         #expect(context.registeredObjects.count == 3)
     }
 
+    @Test("A context holds unchanged objects weakly and changed ones until saved", arguments: StoreUnderTest.all)
+    func weakRegistry(store: StoreUnderTest) throws {
+        let (saver, ids) = try seed(store)
+        let context = saver.freshContext()
+        let alice = try #require(ids["Alice"])
+        let bob = try #require(ids["Bob"])
+        do {
+            let object = try context.existingObject(with: alice)
+            #expect(context.registeredObject(for: alice) === object)
+            #expect(try context.fetch(sortedRequest("Student"))[0] === object)
+        }
+        // Nothing uses Alice now and she has no changes: the context let her go.
+        #expect(context.registeredObject(for: alice) == nil)
+        do {
+            try context.existingObject(with: bob).setValue("Robert", forKey: "name")
+        }
+        // Bob has unsaved changes: the context keeps him.
+        #expect(try context.registeredObject(for: bob)?.string("name") == "Robert")
+        try context.save()
+        #expect(context.registeredObject(for: bob) == nil)
+        #expect(try context.existingObject(with: bob).string("name") == "Robert")
+    }
+
     @Test("Scenario 5: a fetch and object(with:) give the same instance", arguments: StoreUnderTest.all)
     func fetchAndObjectWithID(store: StoreUnderTest) throws {
         let (saver, ids) = try seed(store)

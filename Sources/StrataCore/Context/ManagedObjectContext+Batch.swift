@@ -92,7 +92,7 @@ extension ManagedObjectContext {
         }
         var unlinking: [ManagedObject] = []
         if !deleted.isEmpty {
-            for object in registry.values where !deleted.contains(object.objectID) && !object.isFault && object.references(deleted) {
+            for object in registry.objects where !deleted.contains(object.objectID) && !object.isFault && object.references(deleted) {
                 if insertedObjects.contains(object) { unlinking.append(object) } else { refreshing.append(object) }
             }
         }

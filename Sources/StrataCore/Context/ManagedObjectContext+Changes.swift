@@ -17,8 +17,8 @@ extension ManagedObjectContext {
     /// Forgets every object; objects obtained before can no longer be used.
     public func reset() {
         checkQueue()
-        for object in registry.values { object.detach() }
-        registry = [:]
+        for object in registry.objects { object.detach() }
+        registry.removeAll()
         insertedObjects = []
         updatedObjects = []
         deletedObjects = []
@@ -47,7 +47,7 @@ extension ManagedObjectContext {
 
     /// Turns every unchanged, registered object back into a fault.
     public func refreshAllObjects() throws {
-        for object in registry.values where !object.hasChanges && !object.isFault {
+        for object in registry.objects where !object.hasChanges && !object.isFault {
             try refresh(object, mergeChanges: false)
         }
     }

@@ -57,10 +57,14 @@ extension ManagedObjectContext {
     /// The objects a request matches as a collection that loads them in batches of
     /// ``FetchRequest/fetchBatchSize`` (Core Data's batched fetch).
     ///
-    /// The fetch records the IDs of every matching object; the objects start as faults, and
-    /// touching one (by subscript or while iterating) loads the values of its whole batch in one
-    /// store request, together with the request's prefetched relationships. With a batch size of
-    /// 0 every object is loaded at once, as ``fetch(_:)`` does.
+    /// The fetch records the IDs of every matching object, compactly, and registers no object:
+    /// touching one (by subscript or while iterating) registers the objects of its whole batch and
+    /// loads their values in one store request, together with the request's prefetched
+    /// relationships. The results keep the objects of the batches touched last; objects of
+    /// earlier batches that nothing else uses, and that have no unsaved changes, are freed, so
+    /// iterating over many objects (turning each batch back into faults with
+    /// ``refresh(_:mergeChanges:)`` once read) takes memory for a batch, not for every object.
+    /// With a batch size of 0 every object is loaded at once, as ``fetch(_:)`` does.
     ///
     /// - Throws: as ``fetch(_:)``.
     public func fetchBatched(_ request: FetchRequest) throws -> FetchedResults {
@@ -68,15 +72,30 @@ extension ManagedObjectContext {
         processPendingChanges()
         try validatePrefetching(request)
         guard request.fetchBatchSize > 0, request.includesPropertyValues else {
-            return FetchedResults(objects: try fetch(request), batchSize: 0, loader: nil)
+            return FetchedResults(objects: try fetch(request))
         }
         var idsOnly = request
         idsOnly.includesPropertyValues = false
-        let objects = try matchingRows(idsOnly).map { try registeredObject(for: $0, loadingValues: false) }
+        var ids = ObjectIDList()
+        var pinned: [Int: ManagedObject] = [:]
+        if try storeAnswersWhole(idsOnly) {
+            let lists = try persistentStoreCoordinator.fetchObjectIDs(idsOnly)
+            if lists.count == 1 {
+                ids = lists[0]
+            } else {
+                for list in lists { ids.append(contentsOf: list) }
+            }
+        } else {
+            for row in try matchingRows(idsOnly) {
+                if case .object(let object) = row { pinned[ids.count] = object }
+                ids.append(row.objectID)
+            }
+        }
+        for name in ids.entityNames where model.entitiesByName[name] == nil { throw ObjectError.unknownEntity(name) }
         let loader = FetchedResults.BatchLoader(
-            context: self, batchSize: request.fetchBatchSize, count: objects.count,
+            context: self, objectIDs: ids, pinned: pinned, batchSize: request.fetchBatchSize,
             prefetching: request.relationshipKeyPathsForPrefetching)
-        return FetchedResults(objects: objects, batchSize: request.fetchBatchSize, loader: loader)
+        return FetchedResults(loader: loader)
     }
 
     /// The IDs of the objects a request matches, in order; no object is registered or filled.
@@ -168,8 +187,7 @@ extension ManagedObjectContext {
         let pending = request.includesPendingChanges ? pendingObjects(in: entities) : []
         let offset = request.fetchOffset
         let limit = request.fetchLimit
-        let sourceCount = parent == nil ? try persistentStoreCoordinator.storeCount(for: request) : 1
-        let rangedAtSource = pending.isEmpty && sourceCount <= 1
+        let rangedAtSource = try pending.isEmpty && sourceCount(for: request) <= 1
 
         var sourceRequest = request
         sourceRequest.fetchOffset = rangedAtSource ? offset : 0
@@ -197,6 +215,22 @@ extension ManagedObjectContext {
         let start = min(offset, rows.count)
         let end = limit > 0 ? min(start + limit, rows.count) : rows.count
         return Array(rows[start..<end])
+    }
+
+    /// How many sources a request reads: the stores it may touch, or the parent context.
+    private func sourceCount(for request: FetchRequest) throws -> Int {
+        parent == nil ? try persistentStoreCoordinator.storeCount(for: request) : 1
+    }
+
+    /// Whether one store answers a request whole, in order and range: a root context, at most
+    /// one store to ask, and no pending change that could alter the result.
+    private func storeAnswersWhole(_ request: FetchRequest) throws -> Bool {
+        guard parent == nil else { return false }
+        if request.includesPendingChanges {
+            let entities = try persistentStoreCoordinator.concreteEntities(for: request)
+            guard pendingObjects(in: entities).isEmpty else { return false }
+        }
+        return try sourceCount(for: request) <= 1
     }
 
     /// The changed objects (inserted, updated, deleted) of the given entities.

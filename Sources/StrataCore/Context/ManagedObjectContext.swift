@@ -35,7 +35,7 @@ public final class ManagedObjectContext {
     /// A name for logs and debugging.
     public var name: String?
 
-    var registry: [ManagedObjectID: ManagedObject] = [:]
+    var registry = ObjectRegistry()
     /// Objects inserted since the last save.
     public internal(set) var insertedObjects: OrderedSet<ManagedObject> = []
     /// Objects changed since the last save.
@@ -60,12 +60,12 @@ public final class ManagedObjectContext {
     }
 
     deinit {
-        for object in registry.values { object.detach() }
+        for object in registry.objects { object.detach() }
         for continuation in changeContinuations.values { continuation.finish() }
     }
 
     /// Every object this context holds.
-    public var registeredObjects: Set<ManagedObject> { Set(registry.values) }
+    public var registeredObjects: Set<ManagedObject> { Set(registry.objects) }
 
     /// Whether anything was inserted, changed or deleted since the last save.
     public var hasChanges: Bool { !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty }

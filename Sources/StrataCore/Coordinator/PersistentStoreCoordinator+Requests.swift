@@ -4,14 +4,27 @@ extension PersistentStoreCoordinator {
     /// Fetches snapshots from every store a request may touch, each store answering for its
     /// own entities with the request's order and range; the caller merges across stores.
     func fetchSnapshots(_ request: FetchRequest) throws -> [[ObjectSnapshot]] {
+        try storeRequests(for: request).map { store, storeRequest in
+            let snapshots = try store.fetch(storeRequest)
+            if request.includesPropertyValues { rowCache.insert(snapshots) }
+            return snapshots
+        }
+    }
+
+    /// Fetches the IDs of matching objects from every store a request may touch, each store
+    /// answering for its own entities with the request's order and range.
+    func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectIDList] {
+        try storeRequests(for: request).map { store, storeRequest in try store.fetchObjectIDs(storeRequest) }
+    }
+
+    /// The stores a request may touch, each with the request for its own entities.
+    private func storeRequests(for request: FetchRequest) throws -> [(any PersistentStore, StoreFetchRequest)] {
         let entities = try concreteEntities(for: request)
-        return try storesAffected(by: request, entities: entities).map { store, held in
-            let snapshots = try store.fetch(StoreFetchRequest(
+        return storesAffected(by: request, entities: entities).map { store, held in
+            (store, StoreFetchRequest(
                 entityNames: held, predicate: request.predicate, sortDescriptors: request.sortDescriptors,
                 fetchOffset: request.fetchOffset, fetchLimit: request.fetchLimit,
                 includesPropertyValues: request.includesPropertyValues))
-            if request.includesPropertyValues { rowCache.insert(snapshots) }
-            return snapshots
         }
     }
 

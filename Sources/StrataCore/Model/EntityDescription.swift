@@ -8,36 +8,95 @@ import Foundation
 /// sub-entities, version hash).
 public struct EntityDescription: Sendable, Hashable {
     /// The entity's name, unique in the model.
-    public var name: String
+    public var name: String {
+        get { storage.fields.name }
+        set { update { $0.name = newValue } }
+    }
     /// The name of the parent entity, if any.
-    public var superentityName: String?
+    public var superentityName: String? {
+        get { storage.fields.superentityName }
+        set { update { $0.superentityName = newValue } }
+    }
     /// Whether objects of exactly this entity cannot be created (only of its sub-entities).
-    public var isAbstract: Bool
+    public var isAbstract: Bool {
+        get { storage.fields.isAbstract }
+        set { update { $0.isAbstract = newValue } }
+    }
     /// The properties declared on this entity (inherited ones are in ``properties``).
-    public var declaredProperties: [PropertyDescription]
+    public var declaredProperties: [PropertyDescription] {
+        get { storage.fields.declaredProperties }
+        set { update { $0.declaredProperties = newValue } }
+    }
     /// The name of the ``ManagedObject`` subclass instances get, for generated code.
-    public var managedObjectClassName: String?
+    public var managedObjectClassName: String? {
+        get { storage.fields.managedObjectClassName }
+        set { update { $0.managedObjectClassName = newValue } }
+    }
     /// Free-form user info.
-    public var userInfo: [String: String]
+    public var userInfo: [String: String] {
+        get { storage.fields.userInfo }
+        set { update { $0.userInfo = newValue } }
+    }
     /// The entity's name in an earlier model version, for migration.
-    public var renamingIdentifier: String?
+    public var renamingIdentifier: String? {
+        get { storage.fields.renamingIdentifier }
+        set { update { $0.renamingIdentifier = newValue } }
+    }
     /// A string that changes the version hash without changing the schema.
-    public var versionHashModifier: String?
+    public var versionHashModifier: String? {
+        get { storage.fields.versionHashModifier }
+        set { update { $0.versionHashModifier = newValue } }
+    }
     /// Groups of property names whose values must be unique together among stored objects.
-    public var uniquenessConstraints: [[String]]
+    public var uniquenessConstraints: [[String]] {
+        get { storage.fields.uniquenessConstraints }
+        set { update { $0.uniquenessConstraints = newValue } }
+    }
     /// Indexes stores should build.
-    public var indexes: [FetchIndexDescription]
+    public var indexes: [FetchIndexDescription] {
+        get { storage.fields.indexes }
+        set { update { $0.indexes = newValue } }
+    }
 
     /// Every property, inherited ones first (filled in by the model).
-    public internal(set) var properties: [PropertyDescription] = []
+    public internal(set) var properties: [PropertyDescription] {
+        get { storage.fields.properties }
+        set { update { $0.properties = newValue } }
+    }
     /// Every property by name, inherited included (filled in by the model).
-    public internal(set) var propertiesByName: [String: PropertyDescription] = [:]
+    public internal(set) var propertiesByName: [String: PropertyDescription] {
+        get { storage.fields.propertiesByName }
+        set { update { $0.propertiesByName = newValue } }
+    }
     /// Names of the direct sub-entities (filled in by the model).
-    public internal(set) var subentityNames: [String] = []
+    public internal(set) var subentityNames: [String] {
+        get { storage.fields.subentityNames }
+        set { update { $0.subentityNames = newValue } }
+    }
     /// The top of this entity's inheritance chain; primary keys are numbered per root.
-    public internal(set) var rootEntityName: String = ""
+    public internal(set) var rootEntityName: String {
+        get { storage.fields.rootEntityName }
+        set { update { $0.rootEntityName = newValue } }
+    }
     /// Core Data's 32-byte version hash of this entity (filled in by the model).
-    public internal(set) var versionHash: Data = Data()
+    public internal(set) var versionHash: Data {
+        get { storage.fields.versionHash }
+        set { update { $0.versionHash = newValue } }
+    }
+
+    /// Every attribute in declaration order, inherited first (kept with ``properties``).
+    public var attributes: [AttributeDescription] { storage.fields.attributes }
+
+    /// Every relationship in declaration order, inherited first (kept with ``properties``).
+    public var relationships: [RelationshipDescription] { storage.fields.relationships }
+
+    /// The properties the model gives a validation rule: non-optional attributes and to-ones,
+    /// attributes with a minimum, maximum or pattern, to-manys with a minimum or maximum count.
+    var propertiesWithRules: [PropertyDescription] { storage.fields.propertiesWithRules }
+
+    /// The description's values, shared by every copy: an object or a model holding an entity
+    /// holds one reference, and the property lists are made once, when the properties are set.
+    private var storage: Storage
 
     /// Creates an entity description from its declared properties.
     public init(
@@ -52,17 +111,27 @@ public struct EntityDescription: Sendable, Hashable {
         indexes: [FetchIndexDescription] = [],
         @PropertiesBuilder properties: () -> [PropertyDescription] = { [] }
     ) {
-        self.name = name
-        self.superentityName = parent
-        self.isAbstract = isAbstract
-        self.declaredProperties = properties()
-        self.managedObjectClassName = managedObjectClassName
-        self.userInfo = userInfo
-        self.renamingIdentifier = renamingIdentifier
-        self.versionHashModifier = versionHashModifier
-        self.uniquenessConstraints = uniquenessConstraints
-        self.indexes = indexes
+        storage = Storage(Fields(
+            name: name, superentityName: parent, isAbstract: isAbstract, declaredProperties: properties(),
+            managedObjectClassName: managedObjectClassName, userInfo: userInfo,
+            renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier,
+            uniquenessConstraints: uniquenessConstraints, indexes: indexes))
     }
+
+    /// Changes a copy of the values and shares that from now on.
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = storage.fields
+        change(&fields)
+        storage = Storage(fields)
+    }
+
+    /// Descriptions are equal when their values are.
+    public static func == (lhs: EntityDescription, rhs: EntityDescription) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    /// Hashes the values.
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
 
     /// Every attribute by name, inherited included.
     public var attributesByName: [String: AttributeDescription] {
@@ -79,12 +148,6 @@ public struct EntityDescription: Sendable, Hashable {
         propertiesByName.compactMapValues(\.fetchedProperty)
     }
 
-    /// Every attribute in declaration order, inherited first.
-    public var attributes: [AttributeDescription] { properties.compactMap(\.attribute) }
-
-    /// Every relationship in declaration order, inherited first.
-    public var relationships: [RelationshipDescription] { properties.compactMap(\.relationship) }
-
     /// The attribute called `name`, inherited included.
     public func attribute(named name: String) -> AttributeDescription? {
         propertiesByName[name]?.attribute
@@ -93,6 +156,55 @@ public struct EntityDescription: Sendable, Hashable {
     /// The relationship called `name`, inherited included.
     public func relationship(named name: String) -> RelationshipDescription? {
         propertiesByName[name]?.relationship
+    }
+}
+
+extension EntityDescription {
+    /// The values of a description, with the lists made from ``properties``.
+    fileprivate struct Fields: Sendable, Hashable {
+        var name: String
+        var superentityName: String?
+        var isAbstract: Bool
+        var declaredProperties: [PropertyDescription]
+        var managedObjectClassName: String?
+        var userInfo: [String: String]
+        var renamingIdentifier: String?
+        var versionHashModifier: String?
+        var uniquenessConstraints: [[String]]
+        var indexes: [FetchIndexDescription]
+        var properties: [PropertyDescription] = [] {
+            didSet { makeLists() }
+        }
+        var propertiesByName: [String: PropertyDescription] = [:]
+        var subentityNames: [String] = []
+        var rootEntityName: String = ""
+        var versionHash = Data()
+        private(set) var attributes: [AttributeDescription] = []
+        private(set) var relationships: [RelationshipDescription] = []
+        private(set) var propertiesWithRules: [PropertyDescription] = []
+
+        private mutating func makeLists() {
+            attributes = properties.compactMap(\.attribute)
+            relationships = properties.compactMap(\.relationship)
+            propertiesWithRules = properties.filter { property in
+                switch property {
+                case .attribute(let attribute):
+                    !attribute.isOptional || attribute.minimum != nil || attribute.maximum != nil
+                        || attribute.regularExpression != nil
+                case .relationship(let relationship):
+                    relationship.isToMany ? relationship.minCount > 0 || relationship.maxCount > 0 : !relationship.isOptional
+                case .fetchedProperty:
+                    false
+                }
+            }
+        }
+    }
+
+    /// The shared, immutable values of a description.
+    fileprivate final class Storage: Sendable {
+        let fields: Fields
+
+        init(_ fields: Fields) { self.fields = fields }
     }
 }
 

@@ -20,9 +20,14 @@ extension ManagedObject {
     }
 
     /// Runs ``validateValue(_:forKey:)`` on every property, gathering every failure.
+    ///
+    /// An object of `ManagedObject` itself, whose `validateValue` only applies the model's rules,
+    /// checks only the properties that have rules (listed once per entity); an object of a
+    /// subclass, which may add rules of its own for any key, checks every property.
     func validateAllProperties() throws {
         var failures: [ValidationFailure] = []
-        for property in entity.properties {
+        let properties = type(of: self) == ManagedObject.self ? entity.propertiesWithRules : entity.properties
+        for property in properties {
             if case .fetchedProperty = property { continue }
             do {
                 let value: Any? = switch property {

@@ -23,6 +23,10 @@ public protocol PersistentStore: AnyObject, Sendable {
     func setMetadata(_ metadata: [String: PropertyListValue]) throws
     /// The snapshots of the objects a request matches, ordered and ranged as it asks.
     func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot]
+    /// The IDs of the objects a request matches, ordered and ranged as it asks, without their
+    /// values. The default takes them from ``fetch(_:)``; a store that can list IDs without
+    /// making snapshots (the SQLite store) does better.
+    func fetchObjectIDs(_ request: StoreFetchRequest) throws -> ObjectIDList
     /// How many objects a request matches.
     func count(_ request: StoreFetchRequest) throws -> Int
     /// The snapshot of one object, or nil when the store has no such object.
@@ -52,6 +56,13 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    /// Fetches without property values and keeps the IDs.
+    public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> ObjectIDList {
+        var idsOnly = request
+        idsOnly.includesPropertyValues = false
+        return ObjectIDList(try fetch(idsOnly).lazy.map(\.objectID))
+    }
+
     /// Asks ``snapshot(for:)`` for each object; a store that can read many rows at once does better.
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {
         try objectIDs.compactMap { try snapshot(for: $0) }

@@ -36,9 +36,9 @@ final class SQLiteStatement {
             case .real(let real): sqlite3_bind_double(handle, index, real)
             case .text(let text) where text.isEmpty:
                 sqlite3_bind_text(handle, index, "", 0, Self.transient)   // empty text, not NULL
-            case .text(let text):
+            case .text(var text):
                 // With its byte count, so a NUL inside the text is data, not its end.
-                Array(text.utf8).withUnsafeBufferPointer { bytes in
+                text.withUTF8 { bytes in
                     bytes.withMemoryRebound(to: CChar.self) { characters in
                         sqlite3_bind_text64(handle, index, characters.baseAddress, sqlite3_uint64(characters.count),
                                             Self.transient, UInt8(SQLITE_UTF8))

@@ -8,11 +8,13 @@ final class SQLiteRowReader: SnapshotSource {
     private let schema: SQLiteSchema
     private let storeIdentifier: String
     private var cache: [ManagedObjectID: ObjectSnapshot] = [:]
+    private let layouts: SQLiteRowLayouts
 
     init(connection: SQLiteConnection, schema: SQLiteSchema, storeIdentifier: String) {
         self.connection = connection
         self.schema = schema
         self.storeIdentifier = storeIdentifier
+        self.layouts = SQLiteRowLayouts(schema: schema)
     }
 
     private var file: String { connection.path }
@@ -38,47 +40,44 @@ final class SQLiteRowReader: SnapshotSource {
         return schema.namesByCode[code]
     }
 
-    /// The snapshot in the current row of `statement` (selected with ``selectList(_:)``).
+    /// The entity of the current row of `row`, whose `Z_PK` and `Z_ENT` are its first two columns.
+    private func entityName(_ row: SQLiteStatement, _ table: SQLiteSchema.Table) throws -> String {
+        guard let entityName = schema.namesByCode[row.int64(1)] else {
+            throw StoreError.corruptStore(file: file, offset: nil, reason: "\(table.name) row \(row.int64(0)) has unknown Z_ENT \(row.int64(1))")
+        }
+        return entityName
+    }
+
+    /// The snapshot in the current row of `statement` (selected with ``selectList(_:)``), read
+    /// by position with the layout of the row's entity.
     private func snapshot(_ row: SQLiteStatement, _ table: SQLiteSchema.Table, resolvingToOnes: Bool = true) throws -> ObjectSnapshot {
         let key = row.int64(0)
-        guard let entityName = schema.namesByCode[row.int64(1)], let entity = schema.model.entity(named: entityName) else {
+        guard let layout = layouts.layout(code: row.int64(1)), layout.table.name == table.name else {
             throw StoreError.corruptStore(file: file, offset: nil, reason: "\(table.name) row \(key) has unknown Z_ENT \(row.int64(1))")
         }
-        var snapshot = ObjectSnapshot(objectID: id(entityName, key), version: row.int64(2))
-        let positions = columnPositions(table)
-        for attribute in entity.attributes where !attribute.isTransient {
-            guard let column = table.attributeColumns[attribute.name], let position = positions[column] else { continue }
+        var snapshot = ObjectSnapshot(objectID: id(layout.entityName, key), version: row.int64(2))
+        snapshot.attributes.reserveCapacity(layout.attributes.count)
+        for attribute in layout.attributes {
             do {
-                if let value = try SQLiteValueCoding.decode(row.value(position), as: attribute.type) {
+                if let value = try SQLiteValueCoding.decode(row.value(attribute.position), as: attribute.type) {
                     snapshot.attributes[attribute.name] = value
                 }
             } catch {
                 throw StoreError.corruptStore(file: file, offset: nil,
-                                              reason: "\(entityName) row \(key), attribute '\(attribute.name)': \(error.description)")
+                                              reason: "\(layout.entityName) row \(key), attribute '\(attribute.name)': \(error.description)")
             }
         }
-        for relationship in entity.relationships where !relationship.isToMany && !relationship.isTransient {
-            guard let column = table.toOneColumns[relationship.name], let position = positions[column], !row.isNull(position) else { continue }
-            let destinationKey = row.int64(position)
-            if resolvingToOnes {
-                if let destination = try entityOfRow(destinationKey, kindOf: relationship.destinationEntityName) {
-                    snapshot.toOne[relationship.name] = id(destination, destinationKey)
+        for toOne in layout.toOnes where !row.isNull(toOne.position) {
+            let destinationKey = row.int64(toOne.position)
+            if resolvingToOnes, toOne.destinationHasSubentities {
+                if let destination = try entityOfRow(destinationKey, kindOf: toOne.destinationEntityName) {
+                    snapshot.toOne[toOne.name] = id(destination, destinationKey)
                 }
             } else {
-                snapshot.toOne[relationship.name] = id(relationship.destinationEntityName, destinationKey)
+                snapshot.toOne[toOne.name] = id(toOne.destinationEntityName, destinationKey)
             }
         }
         return snapshot
-    }
-
-    private var positionCache: [String: [String: Int]] = [:]
-
-    private func columnPositions(_ table: SQLiteSchema.Table) -> [String: Int] {
-        if let cached = positionCache[table.name] { return cached }
-        var positions: [String: Int] = [:]
-        for (index, column) in table.columns.enumerated() { positions[column.name] = index + 3 }
-        positionCache[table.name] = positions
-        return positions
     }
 
     /// The entity codes of `entityNames`, by the table that holds them.
@@ -126,16 +125,24 @@ final class SQLiteRowReader: SnapshotSource {
         defer { statement.reset() }
         try statement.forEachRow(query.parameters) { row in
             guard includesValues else {
-                let key = row.int64(0)
-                guard let entityName = schema.namesByCode[row.int64(1)] else {
-                    throw StoreError.corruptStore(file: file, offset: nil, reason: "\(table.name) row \(key) has unknown Z_ENT \(row.int64(1))")
-                }
-                result.append(ObjectSnapshot(objectID: id(entityName, key), version: row.int64(2)))
+                result.append(ObjectSnapshot(objectID: id(try entityName(row, table), row.int64(0)), version: row.int64(2)))
                 return
             }
             let snapshot = try snapshot(row, table)
             if caching { cache[snapshot.objectID] = snapshot }
             result.append(snapshot)
+        }
+        return result
+    }
+
+    /// The IDs of the objects a query selects, in its order; the query selects `Z_PK, Z_ENT`
+    /// first, as ``selectList(_:alias:includesValues:)`` does.
+    func objectIDs(_ query: SQLFragment, table: SQLiteSchema.Table) throws -> ObjectIDList {
+        var result = ObjectIDList()
+        let statement = try connection.statement(query.sql)
+        defer { statement.reset() }
+        try statement.forEachRow(query.parameters) { row in
+            result.append(entityName: try entityName(row, table), storeIdentifier: storeIdentifier, primaryKey: row.int64(0))
         }
         return result
     }

@@ -9,6 +9,20 @@ struct SQLiteRowWriter {
     let schema: SQLiteSchema
     let storeIdentifier: String
     let file: String
+    private let layouts: SQLiteRowLayouts
+
+    init(connection: SQLiteConnection, schema: SQLiteSchema, storeIdentifier: String, file: String) {
+        self.connection = connection
+        self.schema = schema
+        self.storeIdentifier = storeIdentifier
+        self.file = file
+        self.layouts = SQLiteRowLayouts(schema: schema)
+    }
+
+    private func layout(_ id: ManagedObjectID) throws -> SQLiteRowLayout {
+        guard let layout = layouts.layout(entityName: id.entityName) else { throw StoreError.noStoreForEntity(id.entityName) }
+        return layout
+    }
 
     private func table(_ id: ManagedObjectID) throws -> SQLiteSchema.Table {
         guard let table = schema.table(for: id.entityName), schema.codes[id.entityName] != nil else {
@@ -69,26 +83,35 @@ struct SQLiteRowWriter {
             next.version = snapshot.version &+ 1
             try update(next)
         }
+        // The to-ones of the rows this save wrote whole: a foreign key one of them already holds
+        // is not written again from the inverse to-many.
+        var written: [ManagedObjectID: [String: ManagedObjectID]] = [:]
+        for snapshot in request.inserted + request.updated where !snapshot.toOne.isEmpty {
+            written[snapshot.objectID] = snapshot.toOne
+        }
         for snapshot in request.inserted + request.updated {
-            try writeToMany(snapshot)
+            try writeToMany(snapshot, written: written)
         }
         for deletion in request.deleted {
             try delete(deletion.objectID)
         }
     }
 
-    /// The column values of a snapshot's attributes and to-ones, in table column order (NULL for
-    /// columns of other entities of the tree, and for order columns, set by the to-many side).
-    private func columnValues(_ snapshot: ObjectSnapshot, _ table: SQLiteSchema.Table) throws -> [SQLiteValue] {
-        var byColumn: [String: SQLiteValue] = [:]
-        for (name, value) in snapshot.attributes {
-            if let column = table.attributeColumns[name] { byColumn[column] = SQLiteValueCoding.encode(value) }
+    /// The values of a snapshot's row, in the order of `layout`: `Z_PK, Z_ENT, Z_OPT` and every
+    /// column (NULL for columns of other entities of the tree, and for order columns, set by the
+    /// to-many side).
+    private func rowValues(_ snapshot: ObjectSnapshot, _ layout: SQLiteRowLayout) throws -> [SQLiteValue] {
+        var values = [SQLiteValue](repeating: .null, count: layout.width)
+        values[0] = .integer(try key(snapshot.objectID))
+        values[1] = .integer(layout.code)
+        values[2] = .integer(snapshot.version)
+        for attribute in layout.attributes {
+            if let value = snapshot.attributes[attribute.name] { values[attribute.position] = SQLiteValueCoding.encode(value) }
         }
-        for (name, destination) in snapshot.toOne {
-            guard let column = table.toOneColumns[name] else { continue }
-            byColumn[column] = .integer(try key(destination))
+        for toOne in layout.toOnes {
+            if let destination = snapshot.toOne[toOne.name] { values[toOne.position] = .integer(try key(destination)) }
         }
-        return table.columns.map { byColumn[$0.name] ?? .null }
+        return values
     }
 
     /// The columns of `table` that some uniqueness constraint covers.
@@ -145,37 +168,31 @@ struct SQLiteRowWriter {
     }
 
     private func insert(_ snapshot: ObjectSnapshot) throws {
-        let table = try table(snapshot.objectID)
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
-        let marks = names.map { _ in "?" }.joined(separator: ", ")
-        let sql = "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(marks))"
-        let key = try key(snapshot.objectID)
-        let values: [SQLiteValue] = [.integer(key), .integer(schema.codes[snapshot.objectID.entityName] ?? 0), .integer(snapshot.version)]
-            + (try columnValues(snapshot, table))
-        try writingRow(of: snapshot) { try connection.run(sql, values) }
+        let layout = try layout(snapshot.objectID)
+        let values = try rowValues(snapshot, layout)
+        try writingRow(of: snapshot) { try connection.run(layout.insertSQL, values) }
     }
 
     private func update(_ snapshot: ObjectSnapshot) throws {
-        let table = try table(snapshot.objectID)
-        // Order columns belong to the to-many side, derived ones to the store: keep them out.
-        let untouched = Set(table.orderColumns.values).union(table.derivedColumns)
-        let columns = table.columns.filter { !untouched.contains($0.name) }
-        let columnValues = try columnValues(snapshot, table)
-        let assignments = (["Z_OPT = ?"] + columns.map { "\($0.name) = ?" }).joined(separator: ", ")
-        let kept = zip(table.columns, columnValues).filter { !untouched.contains($0.0.name) }.map(\.1)
-        let values: [SQLiteValue] = [.integer(snapshot.version)] + kept + [.integer(try key(snapshot.objectID))]
-        try writingRow(of: snapshot) { try connection.run("UPDATE \(table.name) SET \(assignments) WHERE Z_PK = ?", values) }
+        let layout = try layout(snapshot.objectID)
+        let row = try rowValues(snapshot, layout)
+        let values: [SQLiteValue] = [.integer(snapshot.version)] + layout.updatedPositions.map { row[$0] } + [row[0]]
+        try writingRow(of: snapshot) { try connection.run(layout.updateSQL, values) }
         guard connection.changes == 1 else { throw StoreError.missingObject(snapshot.objectID) }
     }
 
-    /// Writes the to-manys a snapshot carries (absent ones are unchanged).
-    private func writeToMany(_ snapshot: ObjectSnapshot) throws {
+    /// Writes the to-manys a snapshot carries (absent ones are unchanged). A destination whose
+    /// row this save wrote whole (`written`: their to-ones, by ID) with the owner in the inverse
+    /// to-one already holds the foreign key.
+    private func writeToMany(_ snapshot: ObjectSnapshot, written: [ManagedObjectID: [String: ManagedObjectID]] = [:]) throws {
         let owner = try key(snapshot.objectID)
         for (name, destinations) in snapshot.toMany {
             guard let storage = schema.toMany[snapshot.objectID.entityName]?[name] else { continue }
             switch storage {
             case let .inverseForeignKey(table, column, orderColumn):
+                let inverse = inverseHolding(column, of: snapshot.objectID.entityName, relationship: name)
                 for (index, destination) in destinations.enumerated() {
+                    if orderColumn == nil, let inverse, written[destination]?[inverse] == snapshot.objectID { continue }
                     if let orderColumn {
                         try connection.run("UPDATE \(table) SET \(column) = ?, \(orderColumn) = ? WHERE Z_PK = ?",
                                            [.integer(owner), .integer(Int64(index + 1)), .integer(try key(destination))])
@@ -208,6 +225,14 @@ struct SQLiteRowWriter {
                 }
             }
         }
+    }
+
+    /// The inverse to-one of `relationship` of `entityName` when its foreign key is `column`.
+    private func inverseHolding(_ column: String, of entityName: String, relationship: String) -> String? {
+        guard let declared = schema.model.entity(named: entityName)?.relationship(named: relationship),
+              let inverse = declared.inverseName,
+              schema.table(for: declared.destinationEntityName)?.toOneColumns[inverse] == column else { return nil }
+        return inverse
     }
 
     private func delete(_ id: ManagedObjectID) throws {

@@ -22,6 +22,21 @@ extension SQLiteStore {
         }
     }
 
+    /// Lists the IDs in SQL when SQL answers the whole request (reading `Z_PK` and `Z_ENT`
+    /// only, no snapshot made); otherwise takes them from ``fetch(_:)``.
+    public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> ObjectIDList {
+        var idsOnly = request
+        idsOnly.includesPropertyValues = false
+        let listed: ObjectIDList? = try withConnection { state in
+            guard state.translatesQueries,
+                  let plan = try SQLFetchPlan(idsOnly, schema: schema, storeIdentifier: state.identifier, connection: state.connection),
+                  plan.isComplete, !plan.includesValues else { return nil }
+            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier)
+            return try reader.objectIDs(plan.select, table: plan.table)
+        }
+        return try listed ?? ObjectIDList(fetch(idsOnly).lazy.map(\.objectID))
+    }
+
     public func count(_ request: StoreFetchRequest) throws -> Int {
         let counted: Int? = try withConnection { state in
             let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier)

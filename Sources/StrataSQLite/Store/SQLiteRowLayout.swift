@@ -1,0 +1,79 @@
+import StrataCore
+
+/// Where one entity's stored attributes and to-ones sit in the rows of its table, worked out once
+/// per entity: the writer binds values by position and the reader decodes columns by position,
+/// with no lookup of a column by name per row.
+///
+/// Positions count from the start of a row selected or inserted as `Z_PK, Z_ENT, Z_OPT, <every
+/// column of the table>`, so the first column after the three is at position 3.
+struct SQLiteRowLayout {
+    /// A stored attribute and its column.
+    struct Attribute {
+        let name: String
+        let type: AttributeType
+        let position: Int
+    }
+
+    /// A stored to-one and its foreign-key column.
+    struct ToOne {
+        let name: String
+        let destinationEntityName: String
+        /// Whether the destination entity has sub-entities, so that a key alone does not say
+        /// which entity the destination is.
+        let destinationHasSubentities: Bool
+        let position: Int
+    }
+
+    /// The position of the first table column, after `Z_PK, Z_ENT, Z_OPT`.
+    static let firstColumn = 3
+
+    /// The entity.
+    let entityName: String
+    /// The entity's code, its rows' `Z_ENT`.
+    let code: Int64
+    /// The table.
+    let table: SQLiteSchema.Table
+    /// The entity's stored attributes that have a column, in the entity's order.
+    let attributes: [Attribute]
+    /// The entity's stored to-ones that have a column, in the entity's order.
+    let toOnes: [ToOne]
+    /// How many values a whole row has: the three bookkeeping columns and every table column.
+    let width: Int
+    /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <every column>) VALUES (?, …)`.
+    let insertSQL: String
+    /// `UPDATE <table> SET Z_OPT = ?, <every column but the order columns> = ? WHERE Z_PK = ?`:
+    /// order columns belong to the to-many side.
+    let updateSQL: String
+    /// The positions of the columns ``updateSQL`` sets after `Z_OPT`, in its order.
+    let updatedPositions: [Int]
+
+    init(entity: EntityDescription, code: Int64, table: SQLiteSchema.Table, model: ManagedObjectModel) {
+        var positions: [String: Int] = [:]
+        for (index, column) in table.columns.enumerated() { positions[column.name] = index + Self.firstColumn }
+        entityName = entity.name
+        self.code = code
+        self.table = table
+        attributes = entity.attributes.compactMap { attribute in
+            guard !attribute.isTransient, let column = table.attributeColumns[attribute.name],
+                  let position = positions[column] else { return nil }
+            return Attribute(name: attribute.name, type: attribute.type, position: position)
+        }
+        toOnes = entity.relationships.compactMap { relationship in
+            guard !relationship.isToMany, !relationship.isTransient, let column = table.toOneColumns[relationship.name],
+                  let position = positions[column] else { return nil }
+            let destination = relationship.destinationEntityName
+            return ToOne(name: relationship.name, destinationEntityName: destination,
+                         destinationHasSubentities: model.entity(named: destination)?.subentityNames.isEmpty == false,
+                         position: position)
+        }
+        width = table.columns.count + Self.firstColumn
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
+        insertSQL = "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+        // Order columns belong to the to-many side, derived ones to the store: updates keep out.
+        let untouched = Set(table.orderColumns.values).union(table.derivedColumns)
+        let updated = table.columns.enumerated().filter { !untouched.contains($0.element.name) }
+        updatedPositions = updated.map { $0.offset + Self.firstColumn }
+        let assignments = (["Z_OPT = ?"] + updated.map { "\($0.element.name) = ?" }).joined(separator: ", ")
+        updateSQL = "UPDATE \(table.name) SET \(assignments) WHERE Z_PK = ?"
+    }
+}
