@@ -55,6 +55,23 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         self.key = key
     }
 
+    /// IDs are equal when their keys, entities and stores are; the key, which tells most IDs
+    /// apart, is compared first.
+    public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
+        lhs.key == rhs.key && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier
+    }
+
+    /// Hashes the primary key or temporary identifier and the entity, not the store's UUID: a
+    /// 36-character string that costs more to hash than it tells apart (IDs of several stores
+    /// with equal keys are told apart by ``==``).
+    public func hash(into hasher: inout Hasher) {
+        switch key {
+        case .permanent(let primaryKey): hasher.combine(primaryKey)
+        case .temporary(let uuid): hasher.combine(uuid)
+        }
+        hasher.combine(entityName)
+    }
+
     /// Whether the object has not been saved yet.
     public var isTemporaryID: Bool {
         if case .temporary = key { return true }
