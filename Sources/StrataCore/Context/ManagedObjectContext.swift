@@ -60,7 +60,9 @@ public final class ManagedObjectContext {
     }
 
     deinit {
-        for object in registry.objects { object.detach() }
+        let objects = registry.objects
+        registry.removeAll()
+        for object in objects { object.detach() }
         for continuation in changeContinuations.values { continuation.finish() }
     }
 
