@@ -104,6 +104,7 @@ public final class ManagedObjectContext {
     func register(inserted object: ManagedObject) {
         object.managedObjectContext = self
         object.isFault = false
+        object.attributeValues.reserveCapacity(object.entity.attributes.count)
         for attribute in object.entity.attributes {
             if let value = attribute.defaultValue { object.attributeValues[attribute.name] = value }
         }

@@ -23,6 +23,15 @@ struct ObjectRegistry {
     /// Every registered object (strong references, so they stay alive while in use).
     var objects: [ManagedObject] { entries.values.map { $0.takeUnretainedValue() } }
 
+    /// How many objects are registered.
+    var count: Int { entries.count }
+
+    /// Makes room for `count` objects in all, so that registering many at once does not grow the
+    /// table step by step.
+    mutating func reserveCapacity(_ count: Int) {
+        entries.reserveCapacity(count)
+    }
+
     /// Unregisters everything.
     mutating func removeAll() {
         entries = [:]
