@@ -17,8 +17,9 @@ extension ManagedObjectContext {
     /// Forgets every object; objects obtained before can no longer be used.
     public func reset() {
         checkQueue()
-        for object in registry.objects { object.detach() }
+        let objects = registry.objects
         registry.removeAll()
+        for object in objects { object.detach() }
         insertedObjects = []
         updatedObjects = []
         deletedObjects = []

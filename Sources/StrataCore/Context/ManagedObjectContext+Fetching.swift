@@ -44,6 +44,7 @@ extension ManagedObjectContext {
         processPendingChanges()
         try validatePrefetching(request)
         let rows = try matchingRows(request)
+        registry.reserveCapacity(registry.count + rows.count)
         let objects = try rows.map { try registeredObject(for: $0, loadingValues: request.includesPropertyValues) }
         try prefetch(request.relationshipKeyPathsForPrefetching, for: objects)
         return objects

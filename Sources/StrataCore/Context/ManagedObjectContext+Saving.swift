@@ -92,7 +92,10 @@ extension ManagedObjectContext {
     ) throws -> ([ManagedObject: ObjectSnapshot], [ManagedObjectID: ManagedObjectID]) {
         let mapping = try persistentStoreCoordinator.permanentIDs(for: inserted.map(\.objectID))
         var request = StoreSaveRequest()
+        request.inserted.reserveCapacity(inserted.count)
+        request.updated.reserveCapacity(updated.count)
         var committed: [ManagedObject: ObjectSnapshot] = [:]
+        committed.reserveCapacity(inserted.count + updated.count)
         for object in inserted {
             let snapshot = object.currentSnapshot(version: 1, mapping: mapping)
             request.inserted.append(snapshot)

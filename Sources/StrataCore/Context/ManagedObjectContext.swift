@@ -60,7 +60,9 @@ public final class ManagedObjectContext {
     }
 
     deinit {
-        for object in registry.objects { object.detach() }
+        let objects = registry.objects
+        registry.removeAll()
+        for object in objects { object.detach() }
         for continuation in changeContinuations.values { continuation.finish() }
     }
 
@@ -102,6 +104,7 @@ public final class ManagedObjectContext {
     func register(inserted object: ManagedObject) {
         object.managedObjectContext = self
         object.isFault = false
+        object.attributeValues.reserveCapacity(object.entity.attributes.count)
         for attribute in object.entity.attributes {
             if let value = attribute.defaultValue { object.attributeValues[attribute.name] = value }
         }

@@ -1,47 +1,45 @@
 /// The objects a context holds, by ID: one instance per ID while the object is alive (uniquing).
 ///
-/// The registry holds objects weakly, as Core Data's context does: an object stays registered
-/// while something uses it. Objects with unsaved changes are held strongly by the context's
-/// `insertedObjects`, `updatedObjects` and `deletedObjects`, so they stay; an unchanged object,
-/// or a fault, that nothing references any more is freed, and the next lookup of its ID makes a
-/// new fault. Entries of freed objects are swept when the registry has doubled since the last
-/// sweep, so lookups and registrations stay amortized O(1) and memory follows the live objects.
+/// The registry does not keep its objects alive, as Core Data's context does not: an object
+/// stays registered while something uses it. Objects with unsaved changes are held strongly by
+/// the context's `insertedObjects`, `updatedObjects` and `deletedObjects`, so they stay; an
+/// unchanged object, or a fault, that nothing references any more is freed, and the next lookup
+/// of its ID makes a new fault.
+///
+/// The references are unowned and unretained, without the cost of weak references: a registered
+/// object unregisters itself when it is freed (``ManagedObject``'s `deinit` calls
+/// ``remove(_:ifHolding:)`` while its context is alive), and a context unregisters an object
+/// before cutting it loose (`detach()` clears the object's context). So every entry is a live
+/// object.
 struct ObjectRegistry {
-    /// A weak reference to a registered object.
-    private struct Entry {
-        weak var object: ManagedObject?
-    }
+    private var entries: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
 
-    private var entries: [ManagedObjectID: Entry] = [:]
-    /// The size at which the next sweep of freed entries happens.
-    private var sweepThreshold = ObjectRegistry.minimumSweepThreshold
-    private static let minimumSweepThreshold = 1024
-
-    /// The live object registered for `objectID`; assigning nil unregisters it.
+    /// The object registered for `objectID`; assigning nil unregisters it.
     subscript(objectID: ManagedObjectID) -> ManagedObject? {
-        get { entries[objectID]?.object }
-        set {
-            guard let newValue else {
-                entries[objectID] = nil
-                return
-            }
-            entries[objectID] = Entry(object: newValue)
-            if entries.count >= sweepThreshold { sweep() }
-        }
+        get { entries[objectID]?.takeUnretainedValue() }
+        set { entries[objectID] = newValue.map(Unmanaged.passUnretained) }
     }
 
-    /// Every live registered object (strong references, so they stay alive while in use).
-    var objects: [ManagedObject] { entries.values.compactMap(\.object) }
+    /// Every registered object (strong references, so they stay alive while in use).
+    var objects: [ManagedObject] { entries.values.map { $0.takeUnretainedValue() } }
+
+    /// How many objects are registered.
+    var count: Int { entries.count }
+
+    /// Makes room for `count` objects in all, so that registering many at once does not grow the
+    /// table step by step.
+    mutating func reserveCapacity(_ count: Int) {
+        entries.reserveCapacity(count)
+    }
 
     /// Unregisters everything.
     mutating func removeAll() {
         entries = [:]
-        sweepThreshold = Self.minimumSweepThreshold
     }
 
-    /// Drops the entries of freed objects.
-    private mutating func sweep() {
-        entries = entries.filter { $0.value.object != nil }
-        sweepThreshold = max(Self.minimumSweepThreshold, entries.count * 2)
+    /// Unregisters `objectID` if `object` is what it is registered to: what a freed object asks.
+    mutating func remove(_ objectID: ManagedObjectID, ifHolding object: Unmanaged<ManagedObject>) {
+        guard let index = entries.index(forKey: objectID), entries.values[index].toOpaque() == object.toOpaque() else { return }
+        entries.remove(at: index)
     }
 }

@@ -101,15 +101,28 @@ extension PersistentStoreCoordinator {
 
     /// Permanent IDs for temporary ones, from the stores the objects are assigned to.
     func permanentIDs(for temporaryIDs: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
-        var groups: [String: (store: any PersistentStore, root: String, ids: [ManagedObjectID])] = [:]
+        var groups: [(store: any PersistentStore, root: String, ids: [ManagedObjectID])] = []
+        var groupIndexes: [String: Int] = [:]          // store UUID + root → group
+        var groupOfEntity: [String: Int] = [:]         // entity → group, to route each entity once
         for id in temporaryIDs where id.isTemporaryID {
+            if let index = groupOfEntity[id.entityName] {
+                groups[index].ids.append(id)
+                continue
+            }
             let store = try assignedStore(forNewObjectOf: id.entityName)
             let root = managedObjectModel.entitiesByName[id.entityName]?.rootEntityName ?? id.entityName
             let key = store.identifier + "\u{0}" + root
-            groups[key, default: (store, root, [])].ids.append(id)
+            let index = groupIndexes[key] ?? groups.count
+            if index == groups.count {
+                groups.append((store, root, []))
+                groupIndexes[key] = index
+            }
+            groupOfEntity[id.entityName] = index
+            groups[index].ids.append(id)
         }
         var mapping: [ManagedObjectID: ManagedObjectID] = [:]
-        for group in groups.values {
+        mapping.reserveCapacity(temporaryIDs.count)
+        for group in groups {
             let keys = try group.store.allocatePrimaryKeys(rootEntity: group.root, count: group.ids.count)
             for (id, pk) in zip(group.ids, keys) {
                 mapping[id] = ManagedObjectID(entityName: id.entityName, storeIdentifier: group.store.identifier, primaryKey: pk)
@@ -129,6 +142,7 @@ extension PersistentStoreCoordinator {
         var parts: [String: StoreSaveRequest] = [:]
         var order: [any PersistentStore] = []
         func part(for id: ManagedObjectID) throws -> String {
+            if let storeIdentifier = id.storeIdentifier, parts[storeIdentifier] != nil { return storeIdentifier }
             guard let store = persistentStore(of: id) else { throw StoreError.missingObject(id) }
             if parts[store.identifier] == nil {
                 parts[store.identifier] = StoreSaveRequest()

@@ -94,6 +94,9 @@ public struct EntityDescription: Sendable, Hashable {
     /// attributes with a minimum, maximum or pattern, to-manys with a minimum or maximum count.
     var propertiesWithRules: [PropertyDescription] { storage.fields.propertiesWithRules }
 
+    /// Whether some attribute is transient (kept in memory only).
+    var hasTransientAttributes: Bool { storage.fields.hasTransientAttributes }
+
     /// The description's values, shared by every copy: an object or a model holding an entity
     /// holds one reference, and the property lists are made once, when the properties are set.
     private var storage: Storage
@@ -182,10 +185,12 @@ extension EntityDescription {
         private(set) var attributes: [AttributeDescription] = []
         private(set) var relationships: [RelationshipDescription] = []
         private(set) var propertiesWithRules: [PropertyDescription] = []
+        private(set) var hasTransientAttributes = false
 
         private mutating func makeLists() {
             attributes = properties.compactMap(\.attribute)
             relationships = properties.compactMap(\.relationship)
+            hasTransientAttributes = attributes.contains(where: \.isTransient)
             propertiesWithRules = properties.filter { property in
                 switch property {
                 case .attribute(let attribute):

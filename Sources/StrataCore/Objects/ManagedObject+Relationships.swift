@@ -77,15 +77,13 @@ extension ManagedObject {
     private func link(_ source: ManagedObject, into inverse: RelationshipDescription, reverseKey: String) throws {
         try fulfillFault()
         if inverse.isToMany {
-            var set = try loadedToMany(inverse.name)
-            if set.append(source).inserted { try primitiveSetToMany(inverse.name, set) }
+            try modifyToMany(inverse.name) { $0.append(source).inserted }
         } else {
             // A one-to-one or many-to-one: the previous source loses this object.
             if let previous = toOneValues[inverse.name], previous !== source {
                 try previous.fulfillFault()
                 if previous.entity.relationship(named: reverseKey)?.isToMany == true {
-                    var set = try previous.loadedToMany(reverseKey)
-                    if set.remove(self) != nil { try previous.primitiveSetToMany(reverseKey, set) }
+                    try previous.modifyToMany(reverseKey) { $0.remove(self) != nil }
                 } else if previous.toOneValues[reverseKey] === self {
                     try previous.primitiveSetToOne(reverseKey, nil)
                 }
@@ -98,8 +96,7 @@ extension ManagedObject {
     func unlink(_ source: ManagedObject, from inverse: RelationshipDescription) throws {
         try fulfillFault()
         if inverse.isToMany {
-            var set = try loadedToMany(inverse.name)
-            if set.remove(source) != nil { try primitiveSetToMany(inverse.name, set) }
+            try modifyToMany(inverse.name) { $0.remove(source) != nil }
         } else if toOneValues[inverse.name] === source {
             try primitiveSetToOne(inverse.name, nil)
         }
@@ -117,6 +114,13 @@ extension ManagedObject {
         _ = try loadedToMany(key)
         toManyValues[key] = destinations
         markChanged()
+    }
+
+    /// Changes the destinations of a to-many in place, without copying the set (adding one
+    /// destination at a time stays linear), and records the change when `change` says it made one.
+    private func modifyToMany(_ key: String, _ change: (inout OrderedSet<ManagedObject>) -> Bool) throws {
+        _ = try loadedToMany(key)
+        if change(&toManyValues[key, default: []]) { markChanged() }
     }
 
     /// The destinations of a to-many, loading them (as faults) on first use.

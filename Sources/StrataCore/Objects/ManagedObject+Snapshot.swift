@@ -40,8 +40,12 @@ extension ManagedObject {
     func currentSnapshot(version: Int64, mapping: [ManagedObjectID: ManagedObjectID] = [:]) -> ObjectSnapshot {
         func mapped(_ id: ManagedObjectID) -> ManagedObjectID { mapping[id] ?? id }
         var snapshot = ObjectSnapshot(objectID: mapped(objectID), version: version)
-        for attribute in entity.attributes where !attribute.isTransient {
-            if let value = attributeValues[attribute.name] { snapshot.attributes[attribute.name] = value }
+        if entity.hasTransientAttributes {
+            for attribute in entity.attributes where !attribute.isTransient {
+                if let value = attributeValues[attribute.name] { snapshot.attributes[attribute.name] = value }
+            }
+        } else {
+            snapshot.attributes = attributeValues   // every value is stored: shared, not copied
         }
         for relationship in entity.relationships where !relationship.isTransient {
             if relationship.isToMany {

@@ -36,6 +36,11 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
         self.objectID = objectID
     }
 
+    deinit {
+        // The context holds its objects unretained: a freed object leaves its registry.
+        managedObjectContext?.registry.remove(objectID, ifHolding: Unmanaged.passUnretained(self))
+    }
+
     /// The entity name a subclass stands for; by default the class's own name.
     open class var entityName: String { String(describing: self) }
 

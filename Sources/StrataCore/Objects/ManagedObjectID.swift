@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The identity of one stored object: its entity, its store and its primary key.
 ///
@@ -28,20 +29,26 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates a temporary ID for a newly inserted object.
     public static func temporary(entityName: String) -> ManagedObjectID {
-        ManagedObjectID(entityName: entityName, storeIdentifier: nil, key: .temporary(randomUUID()))
+        ManagedObjectID(entityName: entityName, storeIdentifier: nil, key: .temporary(temporaryUUID()))
     }
 
-    /// A random (version 4) UUID from the system generator. Foundation's `UUID()` opens and reads
-    /// `/dev/urandom` on every call on Linux, which dominated inserting many objects.
-    private static func randomUUID() -> UUID {
+    /// The first half of every temporary UUID of this process: random, drawn once.
+    private static let temporaryPrefix: UInt64 = {
         var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        var bytes = withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40   // version 4
-        bytes[8] = (bytes[8] & 0x3F) | 0x80   // RFC 4122 variant
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return generator.next()
+    }()
+    /// How many temporary UUIDs this process has made.
+    private static let temporaryCount = Atomic<UInt64>(0)
+
+    /// A version-4-shaped UUID unique in the process and unlikely to repeat across processes: a
+    /// random prefix drawn once, then a counter. Foundation's `UUID()` opens and reads
+    /// `/dev/urandom` on every call on Linux, and even the system generator is a system call a
+    /// value, which dominated inserting many objects.
+    private static func temporaryUUID() -> UUID {
+        let count = temporaryCount.add(1, ordering: .relaxed).newValue
+        let high = (temporaryPrefix & ~0xF000) | 0x4000                                  // version 4
+        let low = (count & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000                // RFC 4122 variant
+        return UUID(uuid: unsafeBitCast((high.bigEndian, low.bigEndian), to: uuid_t.self))
     }
 
     /// Creates a permanent ID for the row `primaryKey` of `entityName` in the store `storeIdentifier`.
@@ -53,6 +60,23 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         self.entityName = entityName
         self.storeIdentifier = storeIdentifier
         self.key = key
+    }
+
+    /// IDs are equal when their keys, entities and stores are; the key, which tells most IDs
+    /// apart, is compared first.
+    public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
+        lhs.key == rhs.key && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier
+    }
+
+    /// Hashes the primary key or temporary identifier and the entity, not the store's UUID: a
+    /// 36-character string that costs more to hash than it tells apart (IDs of several stores
+    /// with equal keys are told apart by ``==``).
+    public func hash(into hasher: inout Hasher) {
+        switch key {
+        case .permanent(let primaryKey): hasher.combine(primaryKey)
+        case .temporary(let uuid): hasher.combine(uuid)
+        }
+        hasher.combine(entityName)
     }
 
     /// Whether the object has not been saved yet.

@@ -86,11 +86,11 @@ struct SQLiteRowWriter {
         // The to-ones of the rows this save wrote whole: a foreign key one of them already holds
         // is not written again from the inverse to-many.
         var written: [ManagedObjectID: [String: ManagedObjectID]] = [:]
-        for snapshot in request.inserted + request.updated where !snapshot.toOne.isEmpty {
-            written[snapshot.objectID] = snapshot.toOne
+        for rows in [request.inserted, request.updated] {
+            for snapshot in rows where !snapshot.toOne.isEmpty { written[snapshot.objectID] = snapshot.toOne }
         }
-        for snapshot in request.inserted + request.updated {
-            try writeToMany(snapshot, written: written)
+        for rows in [request.inserted, request.updated] {
+            for snapshot in rows { try writeToMany(snapshot, written: written) }
         }
         for deletion in request.deleted {
             try delete(deletion.objectID)
@@ -255,9 +255,14 @@ struct SQLiteRowWriter {
     /// Raises each inheritance root's `Z_MAX` to the highest key among `inserted`: one statement
     /// per root, not per row.
     private func raisePrimaryKeyCounters(for inserted: [ObjectSnapshot]) throws {
-        var highest: [String: Int64] = [:]
+        var highestByEntity: [String: Int64] = [:]
         for snapshot in inserted {
-            guard let table = schema.table(for: snapshot.objectID.entityName), let key = snapshot.objectID.primaryKey else { continue }
+            guard let key = snapshot.objectID.primaryKey else { continue }
+            highestByEntity[snapshot.objectID.entityName] = max(highestByEntity[snapshot.objectID.entityName] ?? key, key)
+        }
+        var highest: [String: Int64] = [:]
+        for (entity, key) in highestByEntity {
+            guard let table = schema.table(for: entity) else { continue }
             highest[table.rootEntity] = max(highest[table.rootEntity] ?? key, key)
         }
         for (root, key) in highest {
