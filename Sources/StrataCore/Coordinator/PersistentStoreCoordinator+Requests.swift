@@ -35,6 +35,7 @@ extension PersistentStoreCoordinator {
             byStore[storeID, default: []].append(id)
         }
         var result: [ManagedObjectID: ObjectSnapshot] = [:]
+        result.reserveCapacity(objectIDs.count)
         for storeID in order {
             guard let store = persistentStore(withIdentifier: storeID), let ids = byStore[storeID] else { continue }
             for snapshot in try store.snapshots(for: ids) { result[snapshot.objectID] = snapshot }

@@ -183,6 +183,7 @@ final class SQLiteRowReader: SnapshotSource {
             guard let key = id.primaryKey, let table = schema.table(for: id.entityName) else { continue }
             keysByTable[table.rootEntity, default: []].append(key)
         }
+        cache.reserveCapacity(cache.count + objectIDs.count)
         for (root, keys) in keysByTable {
             guard let table = schema.tables[root] else { continue }
             var start = 0
