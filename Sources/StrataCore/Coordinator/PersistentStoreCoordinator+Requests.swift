@@ -39,6 +39,7 @@ extension PersistentStoreCoordinator {
             byStore[storeID, default: []].append(id)
         }
         var result: [ManagedObjectID: ObjectSnapshot] = [:]
+        result.reserveCapacity(objectIDs.count)
         for storeID in order {
             guard let store = persistentStore(withIdentifier: storeID), let ids = byStore[storeID] else { continue }
             var missing: [ManagedObjectID] = []

@@ -108,9 +108,6 @@ extension AttributeValue {
     ///   value cannot be turned back.
     public func swiftValue(for attribute: AttributeDescription, entity: String) throws -> Any {
         switch (attribute.type, self) {
-        case (.integer16, .integer(let v)): return Int16(truncatingIfNeeded: v)
-        case (.integer32, .integer(let v)): return Int32(truncatingIfNeeded: v)
-        case (.integer64, .integer(let v)): return v
         case (.transformable, .binary(let data)):
             guard let name = attribute.valueTransformerName else { return data }
             guard let transformer = ValueTransformerRegistry.transformer(named: name) else {
@@ -121,7 +118,18 @@ extension AttributeValue {
             } catch {
                 throw ObjectError.transformationFailed(entity: entity, key: attribute.name, reason: "\(error)")
             }
-        default: return untypedSwiftValue
+        default: return swiftValue(ofType: attribute.type)
+        }
+    }
+
+    /// The Swift value for an attribute of `type` that is not transformable: integers at the
+    /// attribute's width, anything else as ``untypedSwiftValue``.
+    func swiftValue(ofType type: AttributeType) -> Any {
+        switch (type, self) {
+        case (.integer16, .integer(let v)): Int16(truncatingIfNeeded: v)
+        case (.integer32, .integer(let v)): Int32(truncatingIfNeeded: v)
+        case (.integer64, .integer(let v)): v
+        default: untypedSwiftValue
         }
     }
 

@@ -94,6 +94,10 @@ public struct EntityDescription: Sendable, Hashable {
     /// attributes with a minimum, maximum or pattern, to-manys with a minimum or maximum count.
     var propertiesWithRules: [PropertyDescription] { storage.fields.propertiesWithRules }
 
+    /// The type of every attribute by name, inherited included: what reading a value needs,
+    /// without copying the attribute's description.
+    var attributeTypesByName: [String: AttributeType] { storage.fields.attributeTypesByName }
+
     /// Whether some attribute is transient (kept in memory only).
     var hasTransientAttributes: Bool { storage.fields.hasTransientAttributes }
 
@@ -186,11 +190,13 @@ extension EntityDescription {
         private(set) var relationships: [RelationshipDescription] = []
         private(set) var propertiesWithRules: [PropertyDescription] = []
         private(set) var hasTransientAttributes = false
+        private(set) var attributeTypesByName: [String: AttributeType] = [:]
 
         private mutating func makeLists() {
             attributes = properties.compactMap(\.attribute)
             relationships = properties.compactMap(\.relationship)
             hasTransientAttributes = attributes.contains(where: \.isTransient)
+            attributeTypesByName = Dictionary(attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { _, last in last })
             propertiesWithRules = properties.filter { property in
                 switch property {
                 case .attribute(let attribute):

@@ -11,6 +11,12 @@ extension ManagedObject {
     ///   ``ObjectError/objectNotFound(_:)`` when the object's row is gone,
     ///   ``ObjectError/objectDeleted(_:)`` for an object whose delete was saved.
     public func value(forKey key: String) throws -> Any? {
+        if let type = entity.attributeTypesByName[key], type != .transformable {
+            // An attribute that needs no transformer: read without copying its description.
+            try fulfillFault()
+            try checkUsable()
+            return attributeValues[key]?.swiftValue(ofType: type)
+        }
         let property = try propertyDescription(forKey: key)
         try fulfillFault()
         try checkUsable()

@@ -6,7 +6,7 @@ import StrataCore
 ///
 /// Positions count from the start of a row selected or inserted as `Z_PK, Z_ENT, Z_OPT, <every
 /// column of the table>`, so the first column after the three is at position 3.
-struct SQLiteRowLayout {
+final class SQLiteRowLayout {
     /// A stored attribute and its column.
     struct Attribute {
         let name: String

@@ -42,19 +42,20 @@ final class SQLiteRowReader: SnapshotSource {
 
     /// The entity of the current row of `row`, whose `Z_PK` and `Z_ENT` are its first two columns.
     private func entityName(_ row: SQLiteStatement, _ table: SQLiteSchema.Table) throws -> String {
-        guard let entityName = schema.namesByCode[row.int64(1)] else {
-            throw StoreError.corruptStore(file: file, offset: nil, reason: "\(table.name) row \(row.int64(0)) has unknown Z_ENT \(row.int64(1))")
-        }
+        guard let entityName = schema.namesByCode[row.int64(1)] else { throw unknownEntity(row, table) }
         return entityName
+    }
+
+    /// The error for a row of `table` whose `Z_ENT` names no entity of the table.
+    private func unknownEntity(_ row: SQLiteStatement, _ table: SQLiteSchema.Table) -> StoreError {
+        StoreError.corruptStore(file: file, offset: nil, reason: "\(table.name) row \(row.int64(0)) has unknown Z_ENT \(row.int64(1))")
     }
 
     /// The snapshot in the current row of `statement` (selected with ``selectList(_:)``), read
     /// by position with the layout of the row's entity.
     private func snapshot(_ row: SQLiteStatement, _ table: SQLiteSchema.Table, resolvingToOnes: Bool = true) throws -> ObjectSnapshot {
         let key = row.int64(0)
-        guard let layout = layouts.layout(code: row.int64(1)), layout.table.name == table.name else {
-            throw StoreError.corruptStore(file: file, offset: nil, reason: "\(table.name) row \(key) has unknown Z_ENT \(row.int64(1))")
-        }
+        guard let layout = layouts.layout(code: row.int64(1)), layout.table.name == table.name else { throw unknownEntity(row, table) }
         var snapshot = ObjectSnapshot(objectID: id(layout.entityName, key), version: row.int64(2))
         snapshot.attributes.reserveCapacity(layout.attributes.count)
         for attribute in layout.attributes {
@@ -183,6 +184,7 @@ final class SQLiteRowReader: SnapshotSource {
             guard let key = id.primaryKey, let table = schema.table(for: id.entityName) else { continue }
             keysByTable[table.rootEntity, default: []].append(key)
         }
+        cache.reserveCapacity(cache.count + objectIDs.count)
         for (root, keys) in keysByTable {
             guard let table = schema.tables[root] else { continue }
             var start = 0
