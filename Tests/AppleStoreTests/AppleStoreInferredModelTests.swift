@@ -60,4 +60,22 @@ import Testing
         try Data(repeating: 0x5A, count: 4096).write(to: garbage)
         #expect(throws: StoreError.self) { try SQLiteModelInference(storeAt: garbage) }
     }
+
+    @Test("hostile Z_PRIMARYKEY rows: a loop of parents, names that are not names, a table that is missing")
+    func hostilePrimaryKeyTable() throws {
+        let file = try TemporaryFolder.make().appendingPathComponent("hostile.sqlite")
+        _ = try SQLiteShell.rows(file, """
+            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+            CREATE TABLE ZTHING (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, "Z'; DROP TABLE ZTHING; --" INTEGER);
+            INSERT INTO Z_PRIMARYKEY VALUES (1, 'Thing', 0, 1), (2, 'Loop', 3, 0), (3, 'Back', 2, 0),
+                (4, 'x"); DROP TABLE ZTHING; --', 0, 0), (5, 'Ghost', 0, 0);
+            INSERT INTO ZTHING VALUES (1, 1, 1, 'kept', 7);
+            """)
+        let inference = try SQLiteModelInference(storeAt: file)
+        #expect(inference.model.entities.map(\.name) == ["Thing"])
+        #expect(inference.model.entity(named: "Thing")?.attributesByName.keys.sorted() == ["name"])
+        #expect(inference.skippedColumns == ["ZTHING.Z'; DROP TABLE ZTHING; -- (INTEGER)"])
+        #expect(try SQLiteShell.rows(file, "SELECT ZNAME FROM ZTHING") == ["kept"])
+    }
 }
