@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Strata
 
-/// `strata convert-store SRC DST --model M [--from-type T] [--to-type T] [--force]`.
+/// `strata convert-store SRC DST [--model M] [--from-type T] [--to-type T] [--force]`.
 struct ConvertStore: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert-store",
@@ -15,7 +15,7 @@ struct ConvertStore: ParsableCommand {
     @Argument(help: "The store to write (type from --to-type or the extension .sqlite, .xml, .binary).")
     var destination: String
 
-    @OptionGroup var modelOption: ModelOption
+    @OptionGroup var modelOption: SourceModelOption
 
     @Option(name: .customLong("from-type"), help: "The source's type (sqlite, xml, binary); detected from its content when omitted.")
     var fromType: String?
@@ -34,7 +34,7 @@ struct ConvertStore: ParsableCommand {
         let destinationType = try StoreFiles.destinationType(of: destinationURL, named: toType, option: "--to-type")
         let progress = ProgressBar("converting")
         progress.update(0, of: 2)
-        let source = try StoreFiles.openForReading(sourceURL, type: sourceType, modelOption: modelOption)
+        let source = try StoreFiles.openForReading(sourceURL, type: sourceType, modelPath: modelOption.model, store: self.source)
         let (store, model) = (source.store, source.model)
         let image: StoreImage
         do {

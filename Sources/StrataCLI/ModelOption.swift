@@ -2,21 +2,17 @@ import ArgumentParser
 import Foundation
 import Strata
 
-/// The `--model` option every command that reads objects takes.
+/// The `--model` option of `import`, which makes a store with the model it is given.
 struct ModelOption: ParsableArguments {
-    @Option(name: .long, help: "The model: an .xcdatamodeld bundle (the version whose hashes match the store, else its current version), an .xcdatamodel folder or its contents file.")
+    @Option(name: .long, help: "The model: an .xcdatamodeld bundle (its current version), an .xcdatamodel folder or its contents file.")
     var model: String
 
     /// Loads the model, or fails naming the file and line.
     func load() throws -> ManagedObjectModel { try Self.load(model) }
 
-    /// Loads the model for an existing store with `metadata`: for a bundle, the version whose
-    /// entity version hashes match the store's (else its current version), with its name.
-    func load(forStoreMetadata metadata: [String: PropertyListValue]) throws -> (model: ManagedObjectModel, versionName: String?) {
-        try Self.load(model, forStoreMetadata: metadata)
-    }
-
-    /// Loads the model at `path` for an existing store with `metadata`, as the method does.
+    /// Loads the model at `path` for an existing store with `metadata`: for a bundle, the
+    /// version whose entity version hashes match the store's (else its current version), with
+    /// its name.
     static func load(_ path: String, forStoreMetadata metadata: [String: PropertyListValue]) throws
         -> (model: ManagedObjectModel, versionName: String?) {
         let url = URL(fileURLWithPath: path)
@@ -46,4 +42,12 @@ struct ModelOption: ParsableArguments {
             throw CommandFailure(error.description)
         }
     }
+}
+
+/// The `--model` option of the commands that read an existing store (`convert-store`,
+/// `validate`, `query`): optional for an SQLite store, which is then read with the compiled
+/// model it keeps, or the model its tables describe.
+struct SourceModelOption: ParsableArguments {
+    @Option(name: .long, help: "The model: an .xcdatamodeld bundle (the version whose hashes match the store), an .xcdatamodel folder or its contents file (default for an SQLite store: the compiled model it keeps, else the model its tables describe).")
+    var model: String?
 }

@@ -3,7 +3,7 @@ import Foundation
 import Strata
 import StrataJSON
 
-/// `strata query STORE --model M --entity E [--predicate P] [--sort K,-K2] [--limit N] [--offset N] [--count]`.
+/// `strata query STORE [--model M] --entity E [--predicate P] [--sort K,-K2] [--limit N] [--offset N] [--count]`.
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a fetch request and print the matching objects as the objects array of the export document."
@@ -12,7 +12,7 @@ struct Query: ParsableCommand {
     @Argument(help: "The store to query.")
     var store: String
 
-    @OptionGroup var modelOption: ModelOption
+    @OptionGroup var modelOption: SourceModelOption
 
     @Option(name: .long, help: "The entity to fetch (its sub-entities included).")
     var entity: String
@@ -41,7 +41,7 @@ struct Query: ParsableCommand {
     func run() throws {
         let url = try StoreFiles.existingFile(store)
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let source = try StoreFiles.openForReading(url, type: type, modelOption: modelOption)
+        let source = try StoreFiles.openForReading(url, type: type, modelPath: modelOption.model, store: store)
         let (opened, model) = (source.store, source.model)
         guard model.entity(named: entity) != nil else {
             throw CommandFailure("--entity \(entity): the model has no such entity (it has \(model.entities.map(\.name).sorted().joined(separator: ", ")))")

@@ -87,12 +87,17 @@ enum StoreFiles {
         var versionName: String?
     }
 
-    /// Opens the existing store at `url` read-only with the model option's model: for a bundle,
-    /// the version whose entity version hashes match the store's.
-    static func openForReading(_ url: URL, type: StoreType, modelOption: ModelOption) throws -> SourceStore {
-        let metadata = try metadata(of: url, type: type)
-        let (model, versionName) = try modelOption.load(forStoreMetadata: metadata)
-        return SourceStore(store: try open(url, type: type, model: model), model: model, versionName: versionName)
+    /// Opens the existing store at `url` (named `store` in messages) read-only with the model at
+    /// `modelPath` — for a bundle, the version whose entity version hashes match the store's —
+    /// or, without one, the compiled model an SQLite store keeps, else the model its tables
+    /// describe.
+    static func openForReading(_ url: URL, type: StoreType, modelPath: String?, store: String) throws -> SourceStore {
+        if let modelPath {
+            let (model, versionName) = try ModelOption.load(modelPath, forStoreMetadata: metadata(of: url, type: type))
+            return SourceStore(store: try open(url, type: type, model: model), model: model, versionName: versionName)
+        }
+        let (model, inferred) = try CompiledStoreModel.required(modelPath: nil, url: url, type: type, store: store)
+        return SourceStore(store: try open(url, type: type, model: model, ignoringVersionHashes: inferred), model: model, versionName: nil)
     }
 
     /// Creates a store of `type` at `url` holding `image`: written under a temporary name in the

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Strata
 
-/// `strata validate STORE --model M`.
+/// `strata validate STORE [--model M]`.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run every validation rule of the model on every object; exit status 1 when any fails."
@@ -11,12 +11,12 @@ struct Validate: ParsableCommand {
     @Argument(help: "The store to check.")
     var store: String
 
-    @OptionGroup var modelOption: ModelOption
+    @OptionGroup var modelOption: SourceModelOption
 
     func run() throws {
         let url = try StoreFiles.existingFile(store)
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let source = try StoreFiles.openForReading(url, type: type, modelOption: modelOption)
+        let source = try StoreFiles.openForReading(url, type: type, modelPath: modelOption.model, store: store)
         let model = source.model
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         do {

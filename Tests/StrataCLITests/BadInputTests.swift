@@ -387,7 +387,7 @@ struct BadInputTests {
     static let usageCases: [UsageCase] = [
         UsageCase(arguments: ["inspect"], message: "Missing expected argument '<store>'"),
         UsageCase(arguments: ["export"], message: "Missing expected argument '<store>'"),
-        UsageCase(arguments: ["validate", "school.xml"], message: "Missing expected argument '--model <model>'"),
+        UsageCase(arguments: ["import", "school.json", "new.xml"], message: "Missing expected argument '--model <model>'"),
         UsageCase(arguments: ["convert-store", "school.xml", "--model", "M"], message: "Missing expected argument '<destination>'"),
         UsageCase(arguments: ["import", "school.json"], message: "Missing expected argument '<destination>'"),
         UsageCase(arguments: ["query", "school.xml", "--model", "M"], message: "Missing expected argument '--entity <entity>'"),

@@ -82,4 +82,21 @@ import Testing
         try scratch.succeed("inspect", store, "--model", CLI.repositoryRoot.appendingPathComponent(
             "Tests/StrataModelFilesTests/Fixtures/alemar11__CoreDataPlus/Tests/Resources/SampleModel3/SampleModel3.xcdatamodeld/SampleModel3.xcdatamodel").path)
     }
+
+    @Test("convert-store, validate and query without --model read an SQLite store with its compiled model; an XML store needs one")
+    func otherCommandsWithoutModel() throws {
+        let scratch = try Scratch()
+        let store = try Self.copy(Self.bookmarks, into: scratch)
+        let counted = try scratch.succeed("query", store, "--entity", "BookmarkEntity", "--count")
+        #expect(counted.outputLines == ["10"])
+        let validated = try scratch.succeed("validate", store)
+        #expect(validated.outputLines.last == "10 objects checked, 0 validation failures", "\(validated)")
+        let copy = scratch.path("bookmarks.xml")
+        try scratch.succeed("convert-store", store, copy)
+        // The copy is read back with the model file: the same document as the original's.
+        #expect(try scratch.export(copy, model: Self.bookmarksModel) == (try scratch.export(store, model: Self.bookmarksModel))
+            .replacingOccurrences(of: "\"type\": \"SQLite\"", with: "\"type\": \"XML\"")
+            .replacingOccurrences(of: "\"NSStoreType\": \"SQLite\"", with: "\"NSStoreType\": \"XML\""))
+        expectOneLineFailure(try scratch.run("query", CLI.sampleStore, "--entity", "Course"), mentioning: ["XML stores keep no compiled model", "--model"])
+    }
 }
