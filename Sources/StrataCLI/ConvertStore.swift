@@ -34,8 +34,7 @@ struct ConvertStore: ParsableCommand {
         let destinationType = try StoreFiles.destinationType(of: destinationURL, named: toType, option: "--to-type")
         let progress = ProgressBar("converting")
         progress.update(0, of: 2)
-        let source = try StoreFiles.openForReading(sourceURL, type: sourceType, modelPath: modelOption.model, store: self.source)
-        let (store, model) = (source.store, source.model)
+        let (store, model) = try StoreFiles.openForReading(sourceURL, type: sourceType, modelPath: modelOption.model, store: source)
         let image: StoreImage
         do {
             image = try store.contentsImage()

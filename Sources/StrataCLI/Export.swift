@@ -23,8 +23,7 @@ struct Export: ParsableCommand {
         let url = try StoreFiles.existingFile(store)
         if let output { try StoreFiles.requireDistinct(url, URL(fileURLWithPath: output)) }
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let (model, inferred) = try CompiledStoreModel.required(modelPath: model, url: url, type: type, store: store)
-        let opened = try StoreFiles.open(url, type: type, model: model, ignoringVersionHashes: inferred)
+        let (opened, model) = try StoreFiles.openForReading(url, type: type, modelPath: model, store: store)
         let image: StoreImage
         do {
             image = try opened.contentsImage()

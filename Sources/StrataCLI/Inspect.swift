@@ -29,7 +29,7 @@ struct Inspect: ParsableCommand {
     }
 
     private func report(url: URL, type: StoreType, metadata: [String: PropertyListValue]) throws -> JSONValue {
-        let hashes = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue?.compactMapValues(\.dataValue) ?? [:]
+        let hashes = StoreMetadataKey.versionHashes(in: metadata)
         var otherMetadata = metadata
         otherMetadata[StoreMetadataKey.modelVersionHashes] = nil
         var report: OrderedDictionary<String, JSONValue> = [
@@ -41,12 +41,14 @@ struct Inspect: ParsableCommand {
                 ($0, JSONValue.string(hashes[$0]!.base64EncodedString()))
             })),
         ]
-        guard let inspected = try inspectedModel(url: url, type: type, metadata: metadata) else { return .object(report) }
+        guard let inspected = try StoreModel.find(modelPath: model, url: url, type: type, store: store, metadata: metadata) else {
+            return .object(report)
+        }
         let managedObjectModel = inspected.model
-        let inferred = inspected.source == .tables
+        let inferred = inspected.ignoresVersionHashes
         let differing = inferred ? [] : managedObjectModel.entitiesDiffering(fromVersionHashes: hashes)
         var modelReport: OrderedDictionary<String, JSONValue> = switch inspected.source {
-        case .file: ["path": .string(inspected.name)]
+        case .file(let path): ["path": .string(path)]
         case .store: ["source": .string("store")]
         case .tables: ["source": .string("tables")]
         }
@@ -94,10 +96,10 @@ struct Inspect: ParsableCommand {
             for (name, hash) in hashes { lines.append("  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(scalar(hash))") }
         }
         if case .object(let model)? = members["model"] {
-            let name = model["source"] == .string("store") ? CompiledStoreModel.name : scalar(model["path"])
+            let name = model["source"] == .string("store") ? StoreModel.compiledName : scalar(model["path"])
             let version = model["version"].map { " version '\(scalar($0))'" } ?? ""
             if model["source"] == .string("tables") {
-                lines.append("Model:    \(CompiledStoreModel.inferredName) (the store keeps no compiled model)")
+                lines.append("Model:    \(StoreModel.inferredName) (the store keeps no compiled model)")
             } else if model["matches"] == .bool(true) {
                 lines.append("Model:    \(name)\(version) matches the store")
             } else if !version.isEmpty {

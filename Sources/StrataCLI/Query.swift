@@ -41,8 +41,7 @@ struct Query: ParsableCommand {
     func run() throws {
         let url = try StoreFiles.existingFile(store)
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let source = try StoreFiles.openForReading(url, type: type, modelPath: modelOption.model, store: store)
-        let (opened, model) = (source.store, source.model)
+        let (opened, model) = try StoreFiles.openForReading(url, type: type, modelPath: modelOption.model, store: store)
         guard model.entity(named: entity) != nil else {
             throw CommandFailure("--entity \(entity): the model has no such entity (it has \(model.entities.map(\.name).sorted().joined(separator: ", ")))")
         }

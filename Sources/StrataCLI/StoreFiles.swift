@@ -77,27 +77,12 @@ enum StoreFiles {
         }
     }
 
-    /// A store opened for reading, with the model it was opened with.
-    struct SourceStore {
-        /// The open store.
-        var store: any PersistentStore
-        /// The model: for a bundle, the version that wrote the store.
-        var model: ManagedObjectModel
-        /// The bundle version's name, when the model came from a bundle.
-        var versionName: String?
-    }
-
-    /// Opens the existing store at `url` (named `store` in messages) read-only with the model at
-    /// `modelPath` — for a bundle, the version whose entity version hashes match the store's —
-    /// or, without one, the compiled model an SQLite store keeps, else the model its tables
-    /// describe.
-    static func openForReading(_ url: URL, type: StoreType, modelPath: String?, store: String) throws -> SourceStore {
-        if let modelPath {
-            let (model, versionName) = try ModelOption.load(modelPath, forStoreMetadata: metadata(of: url, type: type))
-            return SourceStore(store: try open(url, type: type, model: model), model: model, versionName: versionName)
-        }
-        let (model, inferred) = try CompiledStoreModel.required(modelPath: nil, url: url, type: type, store: store)
-        return SourceStore(store: try open(url, type: type, model: model, ignoringVersionHashes: inferred), model: model, versionName: nil)
+    /// Opens the existing store at `url` (named `store` in messages) read-only with the model
+    /// ``StoreModel/required(modelPath:url:type:store:)`` finds for it.
+    static func openForReading(_ url: URL, type: StoreType, modelPath: String?, store: String) throws
+        -> (store: any PersistentStore, model: ManagedObjectModel) {
+        let found = try StoreModel.required(modelPath: modelPath, url: url, type: type, store: store)
+        return (try open(url, type: type, model: found.model, ignoringVersionHashes: found.ignoresVersionHashes), found.model)
     }
 
     /// Creates a store of `type` at `url` holding `image`: written under a temporary name in the

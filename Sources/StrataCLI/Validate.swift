@@ -16,11 +16,10 @@ struct Validate: ParsableCommand {
     func run() throws {
         let url = try StoreFiles.existingFile(store)
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let source = try StoreFiles.openForReading(url, type: type, modelPath: modelOption.model, store: store)
-        let model = source.model
+        let (opened, model) = try StoreFiles.openForReading(url, type: type, modelPath: modelOption.model, store: store)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         do {
-            try coordinator.addPersistentStore(source.store)
+            try coordinator.addPersistentStore(opened)
         } catch let failure as CommandFailure {
             throw failure
         } catch {

@@ -8,8 +8,8 @@ extension ModelBundle {
     /// or was written by a model this bundle does not hold).
     ///
     /// ```swift
-    /// let hashes = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue?.compactMapValues(\.dataValue) ?? [:]
-    /// bundle.versionName(matchingVersionHashes: hashes)   // "BookmarksModel 3"
+    /// bundle.versionName(matchingVersionHashes: StoreMetadataKey.versionHashes(in: metadata))
+    /// // "BookmarksModel 3"
     /// ```
     public func versionName(matchingVersionHashes hashes: [String: Data]) -> String? {
         if currentModel.isCompatible(withVersionHashes: hashes) { return currentVersionName }
@@ -19,8 +19,7 @@ extension ModelBundle {
     /// The version that wrote a store with `metadata`, as ``versionName(matchingVersionHashes:)``
     /// finds it, with its name; nil when none matches.
     public func version(matchingStoreMetadata metadata: [String: PropertyListValue]) -> (name: String, model: ManagedObjectModel)? {
-        let hashes = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue?.compactMapValues(\.dataValue) ?? [:]
-        guard let name = versionName(matchingVersionHashes: hashes), let model = versions[name] else { return nil }
+        guard let name = versionName(matchingVersionHashes: StoreMetadataKey.versionHashes(in: metadata)), let model = versions[name] else { return nil }
         return (name, model)
     }
 }

@@ -7,25 +7,14 @@ import Testing
 /// given the model bundle, each store is matched with the version that wrote it.
 @Suite("strata on Apple's stores")
 struct AppleStoreCommandTests {
-    private static let fixtures = CLI.repositoryRoot.appendingPathComponent("Tests/AppleStoreTests/Fixtures")
     private static let bookmarkStores = "duckduckgo__BrowserServicesKit/Tests/BookmarksTests/Resources"
     private static let bookmarksBundle = CLI.repositoryRoot
         .appendingPathComponent("Tests/StrataModelFilesTests/Fixtures/duckduckgo__BrowserServicesKit/Sources/Bookmarks/BookmarksModel.xcdatamodeld").path
 
-    /// Copies the store `name` of the Bookmarks series, with its sidecars, into `scratch`.
-    private func copyBookmarks(_ name: String, into scratch: Scratch) throws -> String {
-        for suffix in ["", "-wal", "-shm"] {
-            let source = Self.fixtures.appendingPathComponent("\(Self.bookmarkStores)/\(name)\(suffix)")
-            guard FileManager.default.fileExists(atPath: source.path) else { continue }
-            try FileManager.default.copyItem(atPath: source.path, toPath: scratch.path(name + suffix))
-        }
-        return scratch.path(name)
-    }
-
     @Test("inspect --model BUNDLE names the version that wrote each Bookmarks store", arguments: 1...5)
     func inspectNamesVersion(number: Int) throws {
         let scratch = try Scratch()
-        let store = try copyBookmarks("Bookmarks_V\(number).sqlite", into: scratch)
+        let store = try scratch.copyAppleStore("\(Self.bookmarkStores)/Bookmarks_V\(number).sqlite")
         let version = number == 1 ? "BookmarksModel" : "BookmarksModel \(number)"
         let result = try scratch.run(["inspect", store, "--model", Self.bookmarksBundle])
         #expect(result.status == 0, "\(result)")
@@ -45,7 +34,7 @@ struct AppleStoreCommandTests {
     @Test("export with the bundle writes every object; reading leaves the store's files as they were")
     func exportLeavesStore() throws {
         let scratch = try Scratch()
-        let store = try copyBookmarks("Bookmarks_V3.sqlite", into: scratch)
+        let store = try scratch.copyAppleStore("\(Self.bookmarkStores)/Bookmarks_V3.sqlite")
         let before = try scratch.listing().map { ($0, try scratch.read(scratch.path($0))) }
         let result = try scratch.run(["export", store, "--model", Self.bookmarksBundle])
         #expect(result.status == 0, "\(result)")
@@ -81,22 +70,12 @@ struct AppleStoreCommandTests {
     ]
     private static let models = CLI.repositoryRoot.appendingPathComponent("Tests/StrataModelFilesTests/Fixtures").path + "/"
 
-    /// Copies any fixture store, with its sidecars, into `scratch`.
-    private func copy(_ path: String, into scratch: Scratch) throws -> String {
-        let source = Self.fixtures.appendingPathComponent(path)
-        let destination = scratch.path(source.lastPathComponent)
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
-            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination + suffix)
-        }
-        return destination
-    }
-
     @Test("every fixture store exports whole: objects per table and join rows equal SELECT COUNT(*)",
           arguments: everyStore.map(\.store))
     func everyStoreExports(path: String) throws {
         let bundle = try #require(Self.everyStore.first { $0.store == path }).bundle
         let scratch = try Scratch()
-        let store = try copy(path, into: scratch)
+        let store = try scratch.copyAppleStore(path)
         let file = URL(fileURLWithPath: store)
         let result = try scratch.run(["export", store] + (bundle.map { ["--model", $0] } ?? []))
         #expect(result.status == 0, "\(result)")

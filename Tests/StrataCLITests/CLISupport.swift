@@ -44,6 +44,8 @@ enum CLI {
     static let sampleStore = samples.appendingPathComponent("school.xml").path
     /// The export document the sample store was imported from.
     static let sampleDocument = samples.appendingPathComponent("school.json").path
+    /// The SQLite stores Apple's Core Data wrote, in the `AppleStoreTests` target.
+    static let appleStores = repositoryRoot.appendingPathComponent("Tests/AppleStoreTests/Fixtures", isDirectory: true)
     /// The sample store's UUID.
     static let sampleUUID = "5B7C2B9E-3F4A-4C1D-9E8F-0A1B2C3D4E5F"
     /// The refs of the sample's objects, in document order.
@@ -147,6 +149,18 @@ final class Scratch {
         try #require(result.status == 0, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stderr.isEmpty, "\(result)", sourceLocation: sourceLocation)
         return result
+    }
+
+    /// Copies an SQLite store Apple's Core Data wrote (a path below `Tests/AppleStoreTests/Fixtures`)
+    /// with its `-wal` and `-shm` into the work folder, and returns the copy's path: a fixture
+    /// is never opened in place.
+    func copyAppleStore(_ fixture: String) throws -> String {
+        let source = CLI.appleStores.appendingPathComponent(fixture)
+        let destination = path(source.lastPathComponent)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
+            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination + suffix)
+        }
+        return destination
     }
 
     /// `strata export STORE --model MODEL` as text; requires success.

@@ -6,28 +6,16 @@ import Testing
 /// model it keeps, or with the model its tables describe when it keeps none, and name a damaged
 /// one.
 @Suite struct CompiledModelCLITests {
-    static let appleStores = CLI.repositoryRoot.appendingPathComponent("Tests/AppleStoreTests/Fixtures")
     static let bookmarks = "duckduckgo__BrowserServicesKit/Tests/BookmarksTests/Resources/Bookmarks_V3.sqlite"
     static let bookmarksModel = CLI.repositoryRoot.appendingPathComponent(
         "Tests/StrataModelFilesTests/Fixtures/duckduckgo__BrowserServicesKit/Sources/Bookmarks/BookmarksModel.xcdatamodeld/BookmarksModel 3.xcdatamodel").path
     static let recipes = "magicalpanda__MagicalRecord/Samples/iOS/Resources/RecipeData/Recipes.sqlite"
     static let sampleModel3 = "alemar11__CoreDataPlus/Tests/Resources/SampleModel3/Fixtures/SampleModel3_V1.sqlite"
 
-    /// Copies an Apple store fixture (with its `-wal` and `-shm`) into the scratch folder: a
-    /// fixture is never opened in place.
-    static func copy(_ fixture: String, into scratch: Scratch) throws -> String {
-        let source = appleStores.appendingPathComponent(fixture)
-        let destination = scratch.path(source.lastPathComponent)
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
-            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination + suffix)
-        }
-        return destination
-    }
-
     @Test("inspect without --model compares the store with its compiled model and counts its objects")
     func inspectWithCompiledModel() throws {
         let scratch = try Scratch()
-        let store = try Self.copy(Self.bookmarks, into: scratch)
+        let store = try scratch.copyAppleStore(Self.bookmarks)
         let result = try scratch.succeed("inspect", store)
         #expect(result.outputLines.contains("Model:    the store's compiled model matches the store"), "\(result)")
         let withModelFile = try scratch.succeed("inspect", store, "--model", Self.bookmarksModel)
@@ -47,7 +35,7 @@ import Testing
     @Test("export without --model writes the document export --model writes")
     func exportWithCompiledModel() throws {
         let scratch = try Scratch()
-        let store = try Self.copy(Self.bookmarks, into: scratch)
+        let store = try scratch.copyAppleStore(Self.bookmarks)
         let compiled = try scratch.succeed("export", store).stdout
         let withModelFile = try scratch.export(store, model: Self.bookmarksModel)
         #expect(compiled == withModelFile)
@@ -57,7 +45,7 @@ import Testing
     @Test("without --model, an SQLite store that keeps no compiled model is read with the model its tables describe, with a warning")
     func storeWithoutCompiledModel() throws {
         let scratch = try Scratch()
-        let store = try Self.copy(Self.recipes, into: scratch)
+        let store = try scratch.copyAppleStore(Self.recipes)
         let exported = try scratch.run("export", store)
         #expect(exported.status == 0, "\(exported)")
         #expect(exported.stderr.contains("strata: warning: \(store): keeps no compiled model"), "\(exported)")
@@ -73,7 +61,7 @@ import Testing
     @Test("a damaged compiled model is a one-line error for inspect and export", arguments: ["randomblob(64)", "X''", "substr(Z_CONTENT, 1, 100)"])
     func damagedCompiledModel(content: String) throws {
         let scratch = try Scratch()
-        let store = try Self.copy(Self.sampleModel3, into: scratch)
+        let store = try scratch.copyAppleStore(Self.sampleModel3)
         _ = try SQLiteShell.rows(URL(fileURLWithPath: store), "UPDATE Z_MODELCACHE SET Z_CONTENT = \(content)")
         for command in ["inspect", "export"] {
             expectOneLineFailure(try scratch.run(command, store), mentioning: [store, "compiled model"])
@@ -86,7 +74,7 @@ import Testing
     @Test("convert-store, validate and query without --model read an SQLite store with its compiled model; an XML store needs one")
     func otherCommandsWithoutModel() throws {
         let scratch = try Scratch()
-        let store = try Self.copy(Self.bookmarks, into: scratch)
+        let store = try scratch.copyAppleStore(Self.bookmarks)
         let counted = try scratch.succeed("query", store, "--entity", "BookmarkEntity", "--count")
         #expect(counted.outputLines == ["10"])
         let validated = try scratch.succeed("validate", store)

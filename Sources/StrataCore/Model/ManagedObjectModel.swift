@@ -108,8 +108,8 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     /// - Throws: ``StoreError/incompatibleModel(file:entities:)`` naming `file` and the entities
     ///   that differ.
     public func checkCompatibility(withStoreMetadata metadata: [String: PropertyListValue], file: String) throws {
-        guard let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue else { return }
-        let hashes = stored.compactMapValues(\.dataValue)
+        guard metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue != nil else { return }
+        let hashes = StoreMetadataKey.versionHashes(in: metadata)
         guard !isCompatible(withVersionHashes: hashes) else { return }
         throw StoreError.incompatibleModel(file: file, entities: entitiesDiffering(fromVersionHashes: hashes))
     }

@@ -54,4 +54,10 @@ public enum StoreMetadataKey {
     public static let modelVersionChecksum = "NSStoreModelVersionChecksumKey"
     /// The model's version identifiers.
     public static let modelVersionIdentifiers = "NSStoreModelVersionIdentifiers"
+
+    /// The entity version hashes `metadata` records under ``modelVersionHashes``, by entity name
+    /// (empty when it records none).
+    public static func versionHashes(in metadata: [String: PropertyListValue]) -> [String: Data] {
+        metadata[modelVersionHashes]?.dictionaryValue?.compactMapValues(\.dataValue) ?? [:]
+    }
 }
