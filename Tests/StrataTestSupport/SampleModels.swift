@@ -14,10 +14,11 @@ public enum SampleModels {
         }
     }
 
-    /// Scenario 7: `Employee.whereIWork` ⇄ `Employer.employees`.
-    public static func company() throws -> ManagedObjectModel {
+    /// Scenario 7: `Employee.whereIWork` ⇄ `Employer.employees`. An `employerHashModifier`
+    /// gives another model version with the same layout (only `Employer`'s version hash differs).
+    public static func company(employerHashModifier: String? = nil) throws -> ManagedObjectModel {
         try ManagedObjectModel {
-            EntityDescription("Employer") {
+            EntityDescription("Employer", versionHashModifier: employerHashModifier) {
                 Attribute("name", .string)
                 Relationship("employees", toMany: "Employee", inverse: "whereIWork", deleteRule: .nullify)
             }

@@ -5,8 +5,9 @@ import Testing
 
 /// `StoreOption.readOnly`: the store reads as usual, refuses every write with
 /// `StoreError.readOnlyStore`, and leaves its file byte for byte as it was.
-@Suite("Read-only stores")
-struct ReadOnlyStoreTests {
+/// `StoreOption.ignoresVersionHashes`: a store written with another model version opens.
+@Suite("Store options")
+struct StoreOptionTests {
     /// Every file of the store (the main file and its sidecars) with its bytes.
     private func files(of url: URL, _ store: StoreUnderTest) -> [String: Data] {
         var found: [String: Data] = [:]
@@ -63,5 +64,24 @@ struct ReadOnlyStoreTests {
         let context = ManagedObjectContext(coordinator: coordinator)
         try context.insert("Employer", ["name": "Acme"])
         #expect(throws: StoreError.readOnlyStore(file: "")) { try context.save() }
+    }
+
+    @Test("another model version is refused, unless the version hashes are ignored", arguments: StoreUnderTest.fileBacked)
+    func ignoringVersionHashes(store: StoreUnderTest) throws {
+        let (coordinator, written) = try store.makeCoordinator(model: SampleModels.company())
+        let url = try #require(written.url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.insert("Employer", ["name": "Acme"])
+        try context.save()
+        try coordinator.remove(written)
+
+        let other = try SampleModels.company(employerHashModifier: "2")
+        #expect(throws: StoreError.incompatibleModel(file: url.path, entities: ["Employer"])) {
+            try PersistentStoreCoordinator(managedObjectModel: other).addPersistentStore(type: store.type, at: url)
+        }
+        let reader = PersistentStoreCoordinator(managedObjectModel: other)
+        try reader.addPersistentStore(type: store.type, at: url, options: [StoreOption.ignoresVersionHashes: .bool(true),
+                                                                           StoreOption.readOnly: .bool(true)])
+        #expect(try ManagedObjectContext(coordinator: reader).strings(FetchRequest(entityName: "Employer")) == ["Acme"])
     }
 }
