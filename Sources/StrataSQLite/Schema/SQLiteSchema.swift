@@ -38,12 +38,20 @@ struct SQLiteSchema: Sendable {
         /// entity) by to-one relationship name, for a to-one whose destination has sub-entities:
         /// Core Data keeps the destination row's `Z_ENT` there. Not among ``columns``: a store
         /// without them still opens (nothing is written to a column that is not there).
-        var entityColumns: [String: String] = [:]
+        var entityColumns: [String: EntityColumn] = [:]
         /// Columns of derived attributes: the store computes them (Core Data with triggers), so a
         /// save never writes them over.
         var derivedColumns: Set<String> = []
         /// Every column after `Z_PK, Z_ENT, Z_OPT`, in table order, with its declared type.
         var columns: [(name: String, type: String)]
+    }
+
+    /// A destination entity column and the table of the rows its to-one points at.
+    struct EntityColumn: Sendable {
+        /// `Z<code>_<RELATIONSHIP>`.
+        var name: String
+        /// The destination's root table, whose `Z_ENT` the column copies.
+        var destinationTable: String
     }
 
     /// A join table of a many-to-many or one-way to-many relationship.
@@ -126,7 +134,8 @@ struct SQLiteSchema: Sendable {
                     table.columns.append((column, "INTEGER"))
                     if let destination = model.entity(named: relationship.destinationEntityName), !destination.subentityNames.isEmpty,
                        let code = codes[destination.name] {
-                        table.entityColumns[relationship.name] = "Z\(code)_\(relationship.name.uppercased())"
+                        table.entityColumns[relationship.name] = EntityColumn(
+                            name: "Z\(code)_\(relationship.name.uppercased())", destinationTable: "Z" + destination.rootEntityName.uppercased())
                     }
                     if let inverseName = relationship.inverseName,
                        let inverse = model.entity(named: relationship.destinationEntityName)?.relationship(named: inverseName),
@@ -220,7 +229,7 @@ struct SQLiteSchema: Sendable {
         var copy = self
         for (root, table) in tables {
             guard let missing = absent[table.name], !missing.isEmpty else { continue }
-            copy.tables[root]?.entityColumns = table.entityColumns.filter { !missing.contains($0.value) }
+            copy.tables[root]?.entityColumns = table.entityColumns.filter { !missing.contains($0.value.name) }
         }
         return copy
     }
@@ -266,7 +275,7 @@ struct SQLiteSchema: Sendable {
     var createStatements: [String] {
         var statements: [String] = []
         for table in tables.values.sorted(by: { $0.name < $1.name }) {
-            let entityColumnAfter = Dictionary(table.entityColumns.compactMap { name, column in table.toOneColumns[name].map { ($0, column) } }) { first, _ in first }
+            let entityColumnAfter = Dictionary(table.entityColumns.compactMap { name, column in table.toOneColumns[name].map { ($0, column.name) } }) { first, _ in first }
             let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.flatMap { column in
                 ["\(column.name) \(column.type)"] + (entityColumnAfter[column.name].map { ["\($0) INTEGER"] } ?? [])
             }

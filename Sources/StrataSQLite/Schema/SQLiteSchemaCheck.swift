@@ -13,16 +13,16 @@ struct SQLiteSchemaCheck {
     /// may lack) that are missing, by table.
     @discardableResult
     func requireEveryTableAndColumn(existingTables: Set<String>) throws -> [String: Set<String>] {
-        var required: [(table: String, columns: [String])] = []
+        var required: [(table: String, columns: [String], optional: [String])] = []
         for table in schema.tables.values {
-            required.append((table.name, ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)))
+            required.append((table.name, ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name), table.entityColumns.values.map(\.name)))
         }
         for join in schema.joinTables {
-            required.append((join.name, [join.sourceColumn, join.destinationColumn] + [join.orderColumn, join.inverseOrderColumn].compactMap { $0 }))
+            required.append((join.name, [join.sourceColumn, join.destinationColumn] + [join.orderColumn, join.inverseOrderColumn].compactMap { $0 }, []))
         }
         var problems: [String] = []
         var absentEntityColumns: [String: Set<String>] = [:]
-        for (table, columns) in required.sorted(by: { $0.table < $1.table }) {
+        for (table, columns, optional) in required.sorted(by: { $0.table < $1.table }) {
             guard existingTables.contains(table) else {
                 problems.append("table \(table) is missing")
                 continue
@@ -32,9 +32,7 @@ struct SQLiteSchemaCheck {
             let present = Set(try connection.rows("PRAGMA table_info(\(table))") { $0.text(1)?.uppercased() ?? "" })
             let missing = columns.filter { !present.contains($0.uppercased()) }
             if !missing.isEmpty { problems.append("table \(table) has no column \(missing.joined(separator: ", "))") }
-            if let entityColumns = schema.tables.values.first(where: { $0.name == table })?.entityColumns.values {
-                absentEntityColumns[table] = Set(entityColumns.filter { !present.contains($0.uppercased()) })
-            }
+            absentEntityColumns[table] = Set(optional.filter { !present.contains($0.uppercased()) })
         }
         guard problems.isEmpty else {
             throw StoreError.corruptStore(file: file, offset: nil, reason: "not the layout the model needs: " + problems.joined(separator: "; "))

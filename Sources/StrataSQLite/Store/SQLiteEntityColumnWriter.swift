@@ -44,12 +44,10 @@ struct SQLiteEntityColumnWriter {
     /// `Z1_BOOK = (SELECT Z_ENT FROM ZBOOK WHERE Z_PK = ZPAGE.ZBOOK), …`: NULL where the foreign
     /// key is.
     private func assignments(_ table: SQLiteSchema.Table) -> String {
-        table.entityColumns.sorted { $0.key < $1.key }.compactMap { relationship, entityColumn in
-            let declaring = schema.model.entities.first { $0.rootEntityName == table.rootEntity && $0.relationship(named: relationship) != nil }
-            guard let foreignKey = table.toOneColumns[relationship],
-                  let destinationName = declaring?.relationship(named: relationship)?.destinationEntityName,
-                  let destination = schema.table(for: destinationName) else { return nil }
-            return "\(entityColumn) = (SELECT Z_ENT FROM \(destination.name) WHERE Z_PK = \(table.name).\(foreignKey))"
+        table.entityColumns.sorted { $0.key < $1.key }.compactMap { relationship, column in
+            table.toOneColumns[relationship].map {
+                "\(column.name) = (SELECT Z_ENT FROM \(column.destinationTable) WHERE Z_PK = \(table.name).\($0))"
+            }
         }.joined(separator: ", ")
     }
 }

@@ -401,7 +401,7 @@ private struct SQLiteDeletePlan {
                 // A to-one inverse is a foreign key (and an order column) in the destination's row.
                 guard let inverse = model.entity(named: relationship.destinationEntityName)?.relationship(named: inverseName),
                       !inverse.isToMany, !inverse.isTransient, let column = destinationTable.toOneColumns[inverseName] else { continue }
-                let clear = ([column] + [destinationTable.orderColumns[inverseName], destinationTable.entityColumns[inverseName]].compactMap { $0 })
+                let clear = ([column] + [destinationTable.orderColumns[inverseName], destinationTable.entityColumns[inverseName]?.name].compactMap { $0 })
                     .map { "\($0) = NULL" }
                 for list in BatchSQL.inLists(keys) {
                     try connection.run("UPDATE \(destinationTable.name) SET \(clear.joined(separator: ", ")) WHERE \(column) IN (\(list.marks))",
