@@ -74,14 +74,6 @@ struct AppleStoreFixture: Sendable, CustomTestStringConvertible {
 
     /// A copy of the store, with its `-wal` and `-shm` files, in a new temporary folder.
     func workingCopy() throws -> URL {
-        let source = try Self.storesRoot().appendingPathComponent(store)
-        let folder = try TemporaryFolder.make()
-        let copy = folder.appendingPathComponent(source.lastPathComponent)
-        for suffix in ["", "-wal", "-shm"] {
-            let from = URL(fileURLWithPath: source.path + suffix)
-            guard FileManager.default.fileExists(atPath: from.path) else { continue }
-            try FileManager.default.copyItem(at: from, to: URL(fileURLWithPath: copy.path + suffix))
-        }
-        return copy
+        try SQLiteStoreCopy.copy(try Self.storesRoot().appendingPathComponent(store), into: try TemporaryFolder.make())
     }
 }

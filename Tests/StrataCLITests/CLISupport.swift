@@ -155,12 +155,7 @@ final class Scratch {
     /// with its `-wal` and `-shm` into the work folder, and returns the copy's path: a fixture
     /// is never opened in place.
     func copyAppleStore(_ fixture: String) throws -> String {
-        let source = CLI.appleStores.appendingPathComponent(fixture)
-        let destination = path(source.lastPathComponent)
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source.path + suffix) {
-            try FileManager.default.copyItem(atPath: source.path + suffix, toPath: destination + suffix)
-        }
-        return destination
+        try SQLiteStoreCopy.copy(CLI.appleStores.appendingPathComponent(fixture), into: work).path
     }
 
     /// `strata export STORE --model MODEL` as text; requires success.
