@@ -14,8 +14,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
-        // What both benchmarks share: the pseudo-random values their data is made of, and the
-        // process's peak memory.
+        // What both benchmarks share: the pseudo-random values their data is made of, the
+        // process's peak memory, and running each phase in a child process.
         .target(name: "BenchmarkSupport"),
         .executableTarget(
             name: "StoreBenchmarks",

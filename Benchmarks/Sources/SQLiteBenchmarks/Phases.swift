@@ -83,13 +83,8 @@ struct PhaseResult {
         "RESULT seconds=\(seconds) objects=\(objects) checksum=\(checksum) peak_kib=\(peakKiB) part=\(partSeconds) mark_kib=\(markKiB)"
     }
 
-    init?(line: String) {
-        guard line.hasPrefix("RESULT ") else { return nil }
-        var fields: [String: String] = [:]
-        for pair in line.dropFirst(7).split(separator: " ") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
-        }
+    /// The result a child printed, from the fields of its `RESULT` line.
+    init?(fields: [String: String]) {
         guard let seconds = fields["seconds"].flatMap(Double.init), let objects = fields["objects"].flatMap(Int.init),
               let checksum = fields["checksum"].flatMap({ UInt64($0) }), let peak = fields["peak_kib"].flatMap(Int.init),
               let part = fields["part"].flatMap(Double.init), let mark = fields["mark_kib"].flatMap(Int.init) else { return nil }

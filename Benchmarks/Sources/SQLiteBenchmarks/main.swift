@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 // SQLiteBenchmarks [count] [--runs N] [--iterate N | --no-iterate] [--engines raw,grdb,strata] [--only PHASE,...] [--keep]
@@ -95,13 +96,11 @@ if let first = positional.first {
     count = value
 }
 let workload = Workload(count: count)
-let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-    ?? CommandLine.arguments[0])
-let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-sqlite-benchmarks-\(UUID().uuidString)")
+let folder: URL
 do {
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    folder = try ChildProcess.makeScratchFolder(prefix: "strata-sqlite-benchmarks")
 } catch {
-    fail("cannot create \(folder.path): \(error)")
+    fail("cannot create a folder for the files: \(error)")
 }
 
 func removeDatabase(_ file: URL) {
@@ -111,19 +110,13 @@ func removeDatabase(_ file: URL) {
 }
 
 @MainActor func runChild(_ phase: Phase, _ engine: Engine, count: Int, file: URL) -> PhaseResult {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = ["--phase", phase.rawValue, "--engine", engine.rawValue, "--count", String(count), file.path]
-    let output = Pipe()
-    process.standardOutput = output
-    do { try process.run() } catch { fail("cannot start \(executable.path): \(error)") }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    guard process.terminationStatus == 0,
-          let result = text.split(separator: "\n").lazy.compactMap({ PhaseResult(line: String($0)) }).first else {
-        fail("\(engine.rawValue) \(phase.rawValue) failed (status \(process.terminationStatus)): \(text)")
+    let fields: [String: String]
+    do {
+        fields = try ChildProcess.resultFields(arguments: ["--phase", phase.rawValue, "--engine", engine.rawValue, "--count", String(count), file.path])
+    } catch {
+        fail("\(engine.rawValue) \(phase.rawValue) failed (\(error))")
     }
+    guard let result = PhaseResult(fields: fields) else { fail("\(engine.rawValue) \(phase.rawValue) failed (unreadable RESULT line)") }
     FileHandle.standardError.write(Data(String(
         format: "%@ %@ %10.4f s  %8d rows  peak %7.1f MiB%@\n",
         engine.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) as NSString,

@@ -49,13 +49,8 @@ struct PhaseResult {
         self.setupSeconds = setupSeconds
     }
 
-    init?(line: String) {
-        guard line.hasPrefix("RESULT ") else { return nil }
-        var fields: [String: String] = [:]
-        for pair in line.dropFirst(7).split(separator: " ") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
-        }
+    /// The result a child printed, from the fields of its `RESULT` line.
+    init?(fields: [String: String]) {
         guard let seconds = fields["seconds"].flatMap(Double.init), let objects = fields["objects"].flatMap(Int.init),
               let peak = fields["peak_kib"].flatMap(Int.init), let bytes = fields["bytes"].flatMap(Int.init),
               let setup = fields["setup"].flatMap(Double.init) else { return nil }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Strata
 
@@ -73,29 +74,21 @@ if let first = positional.first {
     count = value
 }
 let dataset = Dataset(count: count)
-let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-    ?? CommandLine.arguments[0])
-let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-benchmarks-\(UUID().uuidString)")
+let folder: URL
 do {
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    folder = try ChildProcess.makeScratchFolder(prefix: "strata-benchmarks")
 } catch {
-    fail("cannot create \(folder.path): \(error)")
+    fail("cannot create a folder for the files: \(error)")
 }
 
 @MainActor func runChild(_ phase: Phase, file: URL) -> PhaseResult {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = ["--phase", phase.rawValue, "--count", String(count), file.path]
-    let output = Pipe()
-    process.standardOutput = output
-    do { try process.run() } catch { fail("cannot start \(executable.path): \(error)") }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    guard process.terminationStatus == 0,
-          let result = text.split(separator: "\n").lazy.compactMap({ PhaseResult(line: String($0)) }).first else {
-        fail("phase \(phase.rawValue) failed (status \(process.terminationStatus)): \(text)")
+    let fields: [String: String]
+    do {
+        fields = try ChildProcess.resultFields(arguments: ["--phase", phase.rawValue, "--count", String(count), file.path])
+    } catch {
+        fail("phase \(phase.rawValue) failed (\(error))")
     }
+    guard let result = PhaseResult(fields: fields) else { fail("phase \(phase.rawValue) failed (unreadable RESULT line)") }
     return result
 }
 
