@@ -93,18 +93,18 @@ extension ManagedObjectContext {
         var unlinking: [ManagedObject] = []
         if !deleted.isEmpty {
             for object in registry.objects where !deleted.contains(object.objectID) && !object.isFault && object.references(deleted) {
-                if insertedObjects.contains(object) { unlinking.append(object) } else { refreshing.append(object) }
+                if object.pendingChange == .inserted { unlinking.append(object) } else { refreshing.append(object) }
             }
         }
         // New objects keep their values: only the links to deleted objects go.
         for object in unlinking { try object.unlinkAll(deleted) }
         var refreshed: Set<ManagedObjectID> = []
         var reapply: [(ManagedObject, [String: Any?])] = []
-        for object in refreshing where !insertedObjects.contains(object) && !deletedObjects.contains(object) && !object.isInvalidated {
+        for object in refreshing where object.pendingChange != .inserted && object.pendingChange != .deleted && !object.isInvalidated {
             refreshed.insert(object.objectID)
             guard !object.isFault else { continue }
             let changes = object.changedValues().mapValues { $0.flatMap { Self.dropping(deleted, from: $0) } }
-            updatedObjects.remove(object)
+            if object.pendingChange == .updated { setPendingChange(.none, of: object) }
             object.turnIntoFault()
             if !changes.isEmpty { reapply.append((object, changes)) }
         }
@@ -112,9 +112,7 @@ extension ManagedObjectContext {
         for id in deleted {
             guard let object = registry[id] else { continue }
             registry[id] = nil
-            insertedObjects.remove(object)
-            updatedObjects.remove(object)
-            deletedObjects.remove(object)
+            setPendingChange(.none, of: object)
             pendingChanges.inserted.remove(id)
             pendingChanges.updated.remove(id)
             pendingChanges.deleted.remove(id)

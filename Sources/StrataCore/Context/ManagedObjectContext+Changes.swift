@@ -3,14 +3,14 @@ extension ManagedObjectContext {
     /// go back to their last saved state.
     public func rollback() {
         checkQueue()
-        for object in insertedObjects {
+        let inserted = insertedObjects
+        let changed = updatedObjects.union(deletedObjects)
+        clearPendingChangeLists()
+        for object in inserted {
             registry[object.objectID] = nil
             object.detach()
         }
-        for object in updatedObjects.union(deletedObjects) { object.turnIntoFault() }
-        insertedObjects = []
-        updatedObjects = []
-        deletedObjects = []
+        for object in changed { object.turnIntoFault() }
         pendingChanges = ContextChanges()
     }
 
@@ -20,9 +20,7 @@ extension ManagedObjectContext {
         let objects = registry.objects
         registry.removeAll()
         for object in objects { object.detach() }
-        insertedObjects = []
-        updatedObjects = []
-        deletedObjects = []
+        clearPendingChangeLists()
         pendingChanges = ContextChanges()
     }
 
@@ -33,9 +31,9 @@ extension ManagedObjectContext {
     /// Inserted objects are left alone.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
         checkQueue()
-        guard object.managedObjectContext === self, !insertedObjects.contains(object), !object.isFault else { return }
+        guard object.managedObjectContext === self, object.pendingChange != .inserted, !object.isFault else { return }
         let changes = mergeChanges ? object.changedValues() : [:]
-        updatedObjects.remove(object)
+        if object.pendingChange == .updated { setPendingChange(.none, of: object) }
         // A refreshed object reads its store again, not the coordinator's cached row.
         if parent == nil { persistentStoreCoordinator.rowCache.remove(CollectionOfOne(object.objectID)) }
         object.turnIntoFault()

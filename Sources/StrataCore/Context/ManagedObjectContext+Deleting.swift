@@ -8,16 +8,15 @@ extension ManagedObjectContext {
     public func delete(_ object: ManagedObject) throws {
         checkQueue()
         guard object.managedObjectContext === self else { throw ObjectError.wrongContext(object.objectID) }
-        guard !deletedObjects.contains(object), !object.isInvalidated else { return }
+        guard object.pendingChange != .deleted, !object.isInvalidated else { return }
         try object.fulfillFault()
-        let wasInserted = insertedObjects.contains(object)
+        let wasInserted = object.pendingChange == .inserted
         if wasInserted {
-            insertedObjects.remove(object)
+            setPendingChange(.none, of: object)
             pendingChanges.inserted.remove(object.objectID)
         } else {
-            updatedObjects.remove(object)
+            setPendingChange(.deleted, of: object)
             pendingChanges.updated.remove(object.objectID)
-            deletedObjects.append(object)
             pendingChanges.deleted.insert(object.objectID)
         }
         object.prepareForDeletion()

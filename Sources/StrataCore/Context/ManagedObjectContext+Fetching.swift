@@ -204,7 +204,7 @@ extension ManagedObjectContext {
             let changed = Set(pending.map(\.objectID))
             var seen = Set<ManagedObjectID>()
             rows = rows.filter { !changed.contains($0.objectID) && seen.insert($0.objectID).inserted }
-            for object in pending where !deletedObjects.contains(object) && !seen.contains(object.objectID) {
+            for object in pending where object.pendingChange != .deleted && !seen.contains(object.objectID) {
                 if try request.predicate?.evaluate(with: object) ?? true {
                     rows.append(.object(object))
                     seen.insert(object.objectID)

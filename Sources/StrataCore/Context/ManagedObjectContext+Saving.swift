@@ -23,7 +23,7 @@ extension ManagedObjectContext {
         for object in inserted + updated + deleted { object.willSave() }
         try validateChanges(inserted: inserted, updated: updated, deleted: deleted)
 
-        let committed: [ManagedObject: ObjectSnapshot]
+        let committed: [(ManagedObject, ObjectSnapshot)]
         let mapping: [ManagedObjectID: ManagedObjectID]
         if let parent {
             committed = try push(into: parent, inserted: inserted, updated: updated, deleted: deleted)
@@ -41,9 +41,7 @@ extension ManagedObjectContext {
             registry[object.objectID] = nil
             object.detach()
         }
-        insertedObjects = []
-        updatedObjects = []
-        deletedObjects = []
+        clearPendingChangeLists()
         pendingChanges = ContextChanges()
         for object in inserted + updated + deleted { object.didSave() }
         post(Self.didSaveNotification, ContextChanges(
@@ -89,17 +87,17 @@ extension ManagedObjectContext {
     /// and the permanent IDs of inserted objects. Nothing in the context changes here.
     private func saveToStores(
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> ([ManagedObject: ObjectSnapshot], [ManagedObjectID: ManagedObjectID]) {
+    ) throws -> ([(ManagedObject, ObjectSnapshot)], [ManagedObjectID: ManagedObjectID]) {
         let mapping = try persistentStoreCoordinator.permanentIDs(for: inserted.map(\.objectID))
         var request = StoreSaveRequest()
         request.inserted.reserveCapacity(inserted.count)
         request.updated.reserveCapacity(updated.count)
-        var committed: [ManagedObject: ObjectSnapshot] = [:]
+        var committed: [(ManagedObject, ObjectSnapshot)] = []
         committed.reserveCapacity(inserted.count + updated.count)
         for object in inserted {
             let snapshot = object.currentSnapshot(version: 1, mapping: mapping)
             request.inserted.append(snapshot)
-            committed[object] = snapshot
+            committed.append((object, snapshot))
         }
         for object in updated {
             let read = object.committedSnapshot?.version ?? 1
@@ -108,7 +106,7 @@ extension ManagedObjectContext {
             var after = snapshot
             after.version = read &+ 1   // as the store counts: wrapping, since a file may hold Int64.max
             after.toMany = (object.committedSnapshot?.toMany ?? [:]).merging(snapshot.toMany) { _, new in new }
-            committed[object] = after
+            committed.append((object, after))
         }
         for object in deleted {
             request.deleted.append(.init(objectID: object.objectID, version: object.committedSnapshot?.version ?? 1))
@@ -132,15 +130,15 @@ extension ManagedObjectContext {
     private func push(
         into parent: ManagedObjectContext,
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> [ManagedObject: ObjectSnapshot] {
-        var committed: [ManagedObject: ObjectSnapshot] = [:]
+    ) throws -> [(ManagedObject, ObjectSnapshot)] {
+        var committed: [(ManagedObject, ObjectSnapshot)] = []
         for object in inserted where parent.registry[object.objectID] == nil {
             let copy = persistentStoreCoordinator.objectClass(forEntity: object.entity.name)
                 .init(entity: object.entity, objectID: object.objectID)
             copy.managedObjectContext = parent
             copy.isFault = false
             parent.registry[copy.objectID] = copy
-            parent.insertedObjects.append(copy)
+            parent.setPendingChange(.inserted, of: copy)
             parent.pendingChanges.inserted.insert(copy.objectID)
         }
         for object in inserted + updated {
@@ -148,16 +146,16 @@ extension ManagedObjectContext {
             let snapshot = object.currentSnapshot(version: object.committedSnapshot?.version ?? 0)
             try target.apply(snapshot, transientFrom: object)
             parent.markUpdated(target)
-            committed[object] = snapshot
+            committed.append((object, snapshot))
         }
         for object in deleted {
             let target = try parent.object(with: object.objectID)
-            if parent.insertedObjects.contains(target) {
-                parent.insertedObjects.remove(target)
+            if target.pendingChange == .inserted {
+                parent.setPendingChange(.none, of: target)
                 parent.registry[target.objectID] = nil
                 target.detach()
-            } else if parent.deletedObjects.append(target).inserted {
-                parent.updatedObjects.remove(target)
+            } else if target.pendingChange != .deleted {
+                parent.setPendingChange(.deleted, of: target)
                 parent.pendingChanges.deleted.insert(target.objectID)
             }
         }

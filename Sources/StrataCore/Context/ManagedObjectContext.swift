@@ -109,7 +109,7 @@ public final class ManagedObjectContext {
             if let value = attribute.defaultValue { object.attributeValues[attribute.name] = value }
         }
         registry[object.objectID] = object
-        insertedObjects.append(object)
+        setPendingChange(.inserted, of: object)
         pendingChanges.inserted.insert(object.objectID)
         object.awakeFromInsert()
     }
@@ -181,7 +181,7 @@ public final class ManagedObjectContext {
     /// This context's current state of an object, for a child context.
     func snapshotForChild(_ objectID: ManagedObjectID) throws -> ObjectSnapshot? {
         if let object = registry[objectID] {
-            if deletedObjects.contains(object) || object.isInvalidated { return nil }
+            if object.pendingChange == .deleted || object.isInvalidated { return nil }
             if object.isFault {
                 guard (try? object.fulfillFault()) != nil else { return nil }
             }
@@ -198,10 +198,9 @@ public final class ManagedObjectContext {
 
     /// Records that a registered, not inserted object changed.
     func markUpdated(_ object: ManagedObject) {
-        guard !insertedObjects.contains(object), !deletedObjects.contains(object) else { return }
-        if updatedObjects.append(object).inserted {
-            pendingChanges.updated.insert(object.objectID)
-        }
+        guard object.pendingChange == .none else { return }
+        setPendingChange(.updated, of: object)
+        pendingChanges.updated.insert(object.objectID)
     }
 
     /// In debug builds, checks that a main-queue context is used on the main queue.
@@ -228,6 +227,7 @@ extension ManagedObject {
         toManyValues = [:]
         unresolvedToMany = [:]
         isInvalidated = true
+        pendingChange = .none
         managedObjectContext = nil
     }
 }

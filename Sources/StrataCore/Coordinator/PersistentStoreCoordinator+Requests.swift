@@ -134,11 +134,22 @@ extension PersistentStoreCoordinator {
 
     /// Sends each store its part of a save. Each store applies its part whole or not at all.
     func save(_ request: StoreSaveRequest) throws {
-        // Whether the save lands or not, the rows it touches are read from the stores again.
+        // Whether the save lands or not, the rows it touches are read from the stores again
+        // (inserted rows have new keys, which no cached row has).
         defer {
-            rowCache.remove(request.updated.map(\.objectID))
-            rowCache.remove(request.deleted.map(\.objectID))
-            rowCache.remove(request.inserted.map(\.objectID))
+            rowCache.remove(request.updated.lazy.map(\.objectID))
+            rowCache.remove(request.deleted.lazy.map(\.objectID))
+        }
+        // One store, which holds every object of the save: the whole request is its part.
+        let stores = persistentStores
+        if stores.count == 1, let store = stores.first {
+            let identifier = store.identifier
+            func isHeld(_ id: ManagedObjectID) -> Bool { id.storeIdentifier == identifier }
+            if request.inserted.allSatisfy({ isHeld($0.objectID) }), request.updated.allSatisfy({ isHeld($0.objectID) }),
+               request.deleted.allSatisfy({ isHeld($0.objectID) }) {
+                if !request.isEmpty { try store.save(request) }
+                return
+            }
         }
         var parts: [String: StoreSaveRequest] = [:]
         var order: [any PersistentStore] = []

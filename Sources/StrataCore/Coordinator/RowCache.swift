@@ -59,6 +59,7 @@ final class RowCache: Sendable {
     func remove(_ objectIDs: some Sequence<ManagedObjectID>) {
         guard capacity > 0 else { return }
         generations.withLock { generations in
+            guard !generations.current.isEmpty || !generations.previous.isEmpty else { return }
             for id in objectIDs {
                 generations.current.removeValue(forKey: id)
                 generations.previous.removeValue(forKey: id)

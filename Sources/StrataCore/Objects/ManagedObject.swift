@@ -21,6 +21,8 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     public internal(set) var isFault: Bool = true
     /// Whether the object was deleted and that delete was saved or the context was reset.
     var isInvalidated = false
+    /// Which change list of its context holds the object.
+    var pendingChange = PendingChange.none
 
     var attributeValues: [String: AttributeValue] = [:]
     var toOneValues: [String: ManagedObject] = [:]
@@ -59,13 +61,13 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     // MARK: State
 
     /// Whether the object was inserted and not yet saved.
-    public var isInserted: Bool { managedObjectContext?.insertedObjects.contains(self) ?? false }
+    public var isInserted: Bool { pendingChange == .inserted && managedObjectContext != nil }
     /// Whether the object has unsaved changes.
-    public var isUpdated: Bool { managedObjectContext?.updatedObjects.contains(self) ?? false }
+    public var isUpdated: Bool { pendingChange == .updated && managedObjectContext != nil }
     /// Whether the object was deleted and the delete is not yet saved.
-    public var isDeleted: Bool { managedObjectContext?.deletedObjects.contains(self) ?? false }
+    public var isDeleted: Bool { pendingChange == .deleted && managedObjectContext != nil }
     /// Whether the object was inserted, changed or deleted since the last save.
-    public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
+    public var hasChanges: Bool { pendingChange != .none && managedObjectContext != nil }
 
     // MARK: Lifecycle hooks
 

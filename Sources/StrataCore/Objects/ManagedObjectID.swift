@@ -68,15 +68,14 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         lhs.key == rhs.key && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier
     }
 
-    /// Hashes the primary key or temporary identifier and the entity, not the store's UUID: a
-    /// 36-character string that costs more to hash than it tells apart (IDs of several stores
-    /// with equal keys are told apart by ``==``).
+    /// Hashes the primary key or temporary identifier alone. Entity names and store UUIDs are
+    /// strings that cost more to hash than they tell apart: temporary identifiers are unique, and
+    /// the few IDs of other entities or stores with an equal key are told apart by ``==``.
     public func hash(into hasher: inout Hasher) {
         switch key {
         case .permanent(let primaryKey): hasher.combine(primaryKey)
         case .temporary(let uuid): hasher.combine(uuid)
         }
-        hasher.combine(entityName)
     }
 
     /// Whether the object has not been saved yet.

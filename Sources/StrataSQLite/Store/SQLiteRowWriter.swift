@@ -170,7 +170,9 @@ struct SQLiteRowWriter {
     private func insert(_ snapshot: ObjectSnapshot) throws {
         let layout = try layout(snapshot.objectID)
         let values = try rowValues(snapshot, layout)
-        try writingRow(of: snapshot) { try connection.run(layout.insertSQL, values) }
+        let statement = try layout.insertStatement ?? connection.statement(layout.insertSQL)
+        layout.insertStatement = statement
+        try writingRow(of: snapshot) { try statement.run(values) }
     }
 
     private func update(_ snapshot: ObjectSnapshot) throws {
