@@ -24,17 +24,18 @@ extension ManagedObjectContext {
         try validateChanges(inserted: inserted, updated: updated, deleted: deleted)
 
         let committed: [(ManagedObject, ObjectSnapshot)]
-        let mapping: [ManagedObjectID: ManagedObjectID]
+        var previousIDs: [ManagedObjectID] = []
         if let parent {
             committed = try push(into: parent, inserted: inserted, updated: updated, deleted: deleted)
-            mapping = [:]
         } else {
-            (committed, mapping) = try saveToStores(inserted: inserted, updated: updated, deleted: deleted)
+            (committed, previousIDs) = try saveToStores(inserted: inserted, updated: updated, deleted: deleted)
         }
 
-        // The save landed: adopt permanent IDs and the new committed state.
-        for object in inserted {
-            if let permanent = mapping[object.objectID] { rekey(object, to: permanent) }
+        // The save landed: inserted objects are registered by their permanent IDs, and every
+        // saved object keeps its new committed state.
+        for (object, previous) in zip(inserted, previousIDs) where previous != object.objectID {
+            registry[previous] = nil
+            registry[object.objectID] = object
         }
         for (object, snapshot) in committed { object.committedSnapshot = snapshot }
         for object in deleted {
@@ -84,24 +85,53 @@ extension ManagedObjectContext {
     }
 
     /// Writes the changes through the coordinator; returns each object's new committed state
-    /// and the permanent IDs of inserted objects. Nothing in the context changes here.
+    /// and the IDs the inserted objects had before.
+    ///
+    /// Inserted objects carry their permanent IDs from here on (their snapshots and their
+    /// destinations' read them without a lookup), still registered by their previous IDs, which
+    /// the caller replaces once the save landed. When the save fails they take their previous IDs
+    /// back, and nothing in the context has changed.
     private func saveToStores(
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> ([(ManagedObject, ObjectSnapshot)], [ManagedObjectID: ManagedObjectID]) {
-        let mapping = try persistentStoreCoordinator.permanentIDs(for: inserted.map(\.objectID))
+    ) throws -> ([(ManagedObject, ObjectSnapshot)], [ManagedObjectID]) {
+        let previousIDs = inserted.map(\.objectID)
+        let permanentIDs = try persistentStoreCoordinator.permanentIDs(inPlaceOf: previousIDs)
+        for (object, id) in zip(inserted, permanentIDs) { object.objectID = id }
+        do {
+            let committed = try sendToStores(inserted: inserted, updated: updated, deleted: deleted)
+            return (committed, previousIDs)
+        } catch {
+            for (object, id) in zip(inserted, previousIDs) { object.objectID = id }
+            guard case StoreError.constraintConflict(let conflicts) = error else { throw error }
+            // The save failed, so inserted objects keep their temporary IDs: name them by those.
+            let previous = Dictionary(zip(permanentIDs, previousIDs), uniquingKeysWith: { first, _ in first })
+            throw StoreError.constraintConflict(conflicts.map { conflict in
+                var renamed = conflict
+                renamed.objectID = previous[conflict.objectID] ?? conflict.objectID
+                renamed.databaseObjectID = conflict.databaseObjectID.map { previous[$0] ?? $0 }
+                return renamed
+            })
+        }
+    }
+
+    /// The snapshots of a save, once inserted objects carry their permanent IDs, sent through
+    /// the coordinator; returns each object's new committed state.
+    private func sendToStores(
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
+    ) throws -> [(ManagedObject, ObjectSnapshot)] {
         var request = StoreSaveRequest()
         request.inserted.reserveCapacity(inserted.count)
         request.updated.reserveCapacity(updated.count)
         var committed: [(ManagedObject, ObjectSnapshot)] = []
         committed.reserveCapacity(inserted.count + updated.count)
         for object in inserted {
-            let snapshot = object.currentSnapshot(version: 1, mapping: mapping)
+            let snapshot = object.currentSnapshot(version: 1)
             request.inserted.append(snapshot)
             committed.append((object, snapshot))
         }
         for object in updated {
             let read = object.committedSnapshot?.version ?? 1
-            let snapshot = object.currentSnapshot(version: read, mapping: mapping)
+            let snapshot = object.currentSnapshot(version: read)
             request.updated.append(snapshot)
             var after = snapshot
             after.version = read &+ 1   // as the store counts: wrapping, since a file may hold Int64.max
@@ -111,19 +141,8 @@ extension ManagedObjectContext {
         for object in deleted {
             request.deleted.append(.init(objectID: object.objectID, version: object.committedSnapshot?.version ?? 1))
         }
-        do {
-            try persistentStoreCoordinator.save(request)
-        } catch StoreError.constraintConflict(let conflicts) {
-            // The save failed, so inserted objects keep their temporary IDs: name them by those.
-            let temporary = Dictionary(mapping.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            throw StoreError.constraintConflict(conflicts.map { conflict in
-                var renamed = conflict
-                renamed.objectID = temporary[conflict.objectID] ?? conflict.objectID
-                renamed.databaseObjectID = conflict.databaseObjectID.map { temporary[$0] ?? $0 }
-                return renamed
-            })
-        }
-        return (committed, mapping)
+        try persistentStoreCoordinator.save(request)
+        return committed
     }
 
     /// Pushes the changes into the parent context; returns each object's new committed state.

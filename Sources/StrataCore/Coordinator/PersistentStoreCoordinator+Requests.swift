@@ -102,12 +102,22 @@ extension PersistentStoreCoordinator {
 
     /// Permanent IDs for temporary ones, from the stores the objects are assigned to.
     func permanentIDs(for temporaryIDs: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
-        var groups: [(store: any PersistentStore, root: String, ids: [ManagedObjectID])] = []
+        let permanent = try permanentIDs(inPlaceOf: temporaryIDs)
+        var mapping: [ManagedObjectID: ManagedObjectID] = [:]
+        mapping.reserveCapacity(temporaryIDs.count)
+        for (id, new) in zip(temporaryIDs, permanent) where id.isTemporaryID { mapping[id] = new }
+        return mapping
+    }
+
+    /// The permanent ID of each of `objectIDs`, in their order: a new one from its assigned
+    /// store for a temporary ID, the ID itself for a permanent one.
+    func permanentIDs(inPlaceOf objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID] {
+        var groups: [(store: any PersistentStore, root: String, positions: [Int])] = []
         var groupIndexes: [String: Int] = [:]          // store UUID + root → group
         var groupOfEntity: [String: Int] = [:]         // entity → group, to route each entity once
-        for id in temporaryIDs where id.isTemporaryID {
+        for (position, id) in objectIDs.enumerated() where id.isTemporaryID {
             if let index = groupOfEntity[id.entityName] {
-                groups[index].ids.append(id)
+                groups[index].positions.append(position)
                 continue
             }
             let store = try assignedStore(forNewObjectOf: id.entityName)
@@ -119,17 +129,18 @@ extension PersistentStoreCoordinator {
                 groupIndexes[key] = index
             }
             groupOfEntity[id.entityName] = index
-            groups[index].ids.append(id)
+            groups[index].positions.append(position)
         }
-        var mapping: [ManagedObjectID: ManagedObjectID] = [:]
-        mapping.reserveCapacity(temporaryIDs.count)
+        var permanent = objectIDs
         for group in groups {
-            let keys = try group.store.allocatePrimaryKeys(rootEntity: group.root, count: group.ids.count)
-            for (id, pk) in zip(group.ids, keys) {
-                mapping[id] = ManagedObjectID(entityName: id.entityName, storeIdentifier: group.store.identifier, primaryKey: pk)
+            let keys = try group.store.allocatePrimaryKeys(rootEntity: group.root, count: group.positions.count)
+            let storeIdentifier = group.store.identifier
+            for (position, pk) in zip(group.positions, keys) {
+                permanent[position] = ManagedObjectID(entityName: objectIDs[position].entityName, storeIdentifier: storeIdentifier,
+                                                      primaryKey: pk)
             }
         }
-        return mapping
+        return permanent
     }
 
     /// Sends each store its part of a save. Each store applies its part whole or not at all.

@@ -12,14 +12,37 @@ extension AttributeValue {
     public static func make(
         from value: Any, for attribute: AttributeDescription, entity: String
     ) throws -> AttributeValue {
-        let key = attribute.name
-        func wrongType() -> ObjectError {
-            .wrongValueType(entity: entity, key: key, expected: attribute.type, found: "\(type(of: value))")
+        guard attribute.type == .transformable else {
+            return try make(from: value, ofType: attribute.type, key: attribute.name, entity: entity)
         }
-        switch attribute.type {
+        let key = attribute.name
+        if let name = attribute.valueTransformerName {
+            guard let transformer = ValueTransformerRegistry.transformer(named: name) else {
+                throw ObjectError.unknownValueTransformer(entity: entity, key: key, name: name)
+            }
+            do {
+                return .binary(try transformer.transformedValue(value))
+            } catch {
+                throw ObjectError.transformationFailed(entity: entity, key: key, reason: "\(error)")
+            }
+        }
+        guard let data = value as? Data else {
+            throw ObjectError.wrongValueType(entity: entity, key: key, expected: .transformable, found: "\(type(of: value))")
+        }
+        return .binary(data)
+    }
+
+    /// The stored value for `value` given to the attribute `key` of `entity`, whose type is
+    /// `type`: what ``make(from:for:entity:)`` does for every type but a transformable one with
+    /// a transformer, with no attribute description to copy.
+    static func make(from value: Any, ofType type: AttributeType, key: String, entity: String) throws -> AttributeValue {
+        func wrongType() -> ObjectError {
+            .wrongValueType(entity: entity, key: key, expected: type, found: "\(Swift.type(of: value))")
+        }
+        switch type {
         case .integer16, .integer32, .integer64:
             guard let integer = exactInteger(value) else { throw wrongType() }
-            let (low, high): (Int64, Int64) = switch attribute.type {
+            let (low, high): (Int64, Int64) = switch type {
             case .integer16: (Int64(Int16.min), Int64(Int16.max))
             case .integer32: (Int64(Int32.min), Int64(Int32.max))
             default: (Int64.min, Int64.max)
@@ -87,16 +110,6 @@ extension AttributeValue {
             guard let id = value as? ManagedObjectID else { throw wrongType() }
             return .objectID(id)
         case .transformable:
-            if let name = attribute.valueTransformerName {
-                guard let transformer = ValueTransformerRegistry.transformer(named: name) else {
-                    throw ObjectError.unknownValueTransformer(entity: entity, key: key, name: name)
-                }
-                do {
-                    return .binary(try transformer.transformedValue(value))
-                } catch {
-                    throw ObjectError.transformationFailed(entity: entity, key: key, reason: "\(error)")
-                }
-            }
             guard let data = value as? Data else { throw wrongType() }
             return .binary(data)
         }

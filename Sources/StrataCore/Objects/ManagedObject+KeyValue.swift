@@ -48,6 +48,16 @@ extension ManagedObject {
     ///   ``ObjectError/wrongValueType(entity:key:expected:found:)``,
     ///   ``ObjectError/valueOutOfRange(entity:key:value:)``, ``ObjectError/wrongContext(_:)``.
     public func setValue(_ value: Any?, forKey key: String) throws {
+        if let type = entity.attributeTypesByName[key], type != .transformable {
+            // An attribute that needs no transformer: set without copying its description, with
+            // one lookup of the key in the values.
+            guard !isInvalidated, let context = managedObjectContext else { throw ObjectError.objectDeleted(objectID) }
+            if isFault { try context.fulfill(self) }
+            let stored = try value.map { try AttributeValue.make(from: $0, ofType: type, key: key, entity: entity.name) }
+            let previous = if let stored { attributeValues.updateValue(stored, forKey: key) } else { attributeValues.removeValue(forKey: key) }
+            if previous != stored, pendingChange == .none { context.markUpdated(self) }
+            return
+        }
         let property = try propertyDescription(forKey: key)
         try fulfillFault()
         try checkMutable()

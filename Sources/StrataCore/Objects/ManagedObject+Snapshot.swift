@@ -36,10 +36,15 @@ extension ManagedObject {
         didTurnIntoFault()
     }
 
-    /// The object's current state as a snapshot, IDs mapped through `mapping`.
-    func currentSnapshot(version: Int64, mapping: [ManagedObjectID: ManagedObjectID] = [:]) -> ObjectSnapshot {
-        func mapped(_ id: ManagedObjectID) -> ManagedObjectID { mapping[id] ?? id }
-        var snapshot = ObjectSnapshot(objectID: mapped(objectID), version: version)
+    /// The object's current state as a snapshot. Destinations are named by their objects' IDs;
+    /// a temporary ID known only as an ID is named by its registered object's current ID (which
+    /// differs while a save gives inserted objects permanent IDs).
+    func currentSnapshot(version: Int64) -> ObjectSnapshot {
+        func current(_ ids: [ManagedObjectID]) -> [ManagedObjectID] {
+            guard ids.contains(where: \.isTemporaryID), let context = managedObjectContext else { return ids }
+            return ids.map { context.registry[$0]?.objectID ?? $0 }
+        }
+        var snapshot = ObjectSnapshot(objectID: objectID, version: version)
         if entity.hasTransientAttributes {
             for attribute in entity.attributes where !attribute.isTransient {
                 if let value = attributeValues[attribute.name] { snapshot.attributes[attribute.name] = value }
@@ -50,14 +55,14 @@ extension ManagedObject {
         for relationship in entity.relationships where !relationship.isTransient {
             if relationship.isToMany {
                 if let loaded = toManyValues[relationship.name] {
-                    snapshot.toMany[relationship.name] = loaded.map { mapped($0.objectID) }
+                    snapshot.toMany[relationship.name] = loaded.map(\.objectID)
                 } else if let known = unresolvedToMany[relationship.name] {
-                    snapshot.toMany[relationship.name] = known.map(mapped)
+                    snapshot.toMany[relationship.name] = current(known)
                 } else if committedSnapshot == nil {
                     snapshot.toMany[relationship.name] = []
                 }
             } else if let destination = toOneValues[relationship.name] {
-                snapshot.toOne[relationship.name] = mapped(destination.objectID)
+                snapshot.toOne[relationship.name] = destination.objectID
             }
         }
         return snapshot
