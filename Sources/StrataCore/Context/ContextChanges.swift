@@ -16,6 +16,16 @@ public struct ContextChanges: Sendable, Hashable {
         self.deleted = deleted
     }
 
+    /// The IDs of the objects of three lists.
+    init(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
+        func ids(_ objects: [ManagedObject]) -> Set<ManagedObjectID> {
+            var ids = Set<ManagedObjectID>(minimumCapacity: objects.count)
+            for object in objects { ids.insert(object.objectID) }
+            return ids
+        }
+        self.init(inserted: ids(inserted), updated: ids(updated), deleted: ids(deleted))
+    }
+
     /// Whether nothing changed.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }

@@ -3,8 +3,8 @@ extension ManagedObjectContext {
     /// go back to their last saved state.
     public func rollback() {
         checkQueue()
-        let inserted = insertedObjects
-        let changed = updatedObjects.union(deletedObjects)
+        let inserted = changeLists.inserted
+        let changed = changeLists.updated + changeLists.deleted
         clearPendingChangeLists()
         for object in inserted {
             registry[object.objectID] = nil

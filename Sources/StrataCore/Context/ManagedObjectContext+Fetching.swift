@@ -236,8 +236,7 @@ extension ManagedObjectContext {
 
     /// The changed objects (inserted, updated, deleted) of the given entities.
     private func pendingObjects(in entities: Set<String>) -> [ManagedObject] {
-        (insertedObjects.elements + updatedObjects.elements + deletedObjects.elements)
-            .filter { entities.contains($0.entity.name) }
+        changeLists.all.filter { entities.contains($0.entity.name) }
     }
 
     /// Rows from the parent context or the stores.

@@ -14,13 +14,13 @@ extension ManagedObjectContext {
         checkQueue()
         processPendingChanges()
         guard hasChanges else { return }
-        let inserted = Array(insertedObjects)
-        let updated = Array(updatedObjects)
-        let deleted = Array(deletedObjects)
-        post(Self.willSaveNotification, ContextChanges(
-            inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
-            deleted: Set(deleted.map(\.objectID))))
-        for object in inserted + updated + deleted { object.willSave() }
+        let inserted = changeLists.inserted
+        let updated = changeLists.updated
+        let deleted = changeLists.deleted
+        post(Self.willSaveNotification, ContextChanges(inserted: inserted, updated: updated, deleted: deleted))
+        for list in [inserted, updated, deleted] {
+            for object in list { object.willSave() }
+        }
         try validateChanges(inserted: inserted, updated: updated, deleted: deleted)
 
         let committed: [(ManagedObject, ObjectSnapshot)]
@@ -44,10 +44,10 @@ extension ManagedObjectContext {
         }
         clearPendingChangeLists()
         pendingChanges = ContextChanges()
-        for object in inserted + updated + deleted { object.didSave() }
-        post(Self.didSaveNotification, ContextChanges(
-            inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
-            deleted: Set(deleted.map(\.objectID))))
+        for list in [inserted, updated, deleted] {
+            for object in list { object.didSave() }
+        }
+        post(Self.didSaveNotification, ContextChanges(inserted: inserted, updated: updated, deleted: deleted))
     }
 
     /// Replaces the temporary IDs of `objects` with permanent ones from their stores now,

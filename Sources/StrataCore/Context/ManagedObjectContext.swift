@@ -36,12 +36,14 @@ public final class ManagedObjectContext {
     public var name: String?
 
     var registry = ObjectRegistry()
+    /// The objects inserted, changed and deleted since the last save, in the order they were.
+    var changeLists = ChangeLists()
     /// Objects inserted since the last save.
-    public internal(set) var insertedObjects: OrderedSet<ManagedObject> = []
+    public var insertedObjects: OrderedSet<ManagedObject> { OrderedSet(uncheckedUniqueElements: changeLists.inserted) }
     /// Objects changed since the last save.
-    public internal(set) var updatedObjects: OrderedSet<ManagedObject> = []
+    public var updatedObjects: OrderedSet<ManagedObject> { OrderedSet(uncheckedUniqueElements: changeLists.updated) }
     /// Objects deleted since the last save.
-    public internal(set) var deletedObjects: OrderedSet<ManagedObject> = []
+    public var deletedObjects: OrderedSet<ManagedObject> { OrderedSet(uncheckedUniqueElements: changeLists.deleted) }
     var pendingChanges = ContextChanges()
     var changeContinuations: [UUID: AsyncStream<ContextNotification>.Continuation] = [:]
 
@@ -70,7 +72,7 @@ public final class ManagedObjectContext {
     public var registeredObjects: Set<ManagedObject> { Set(registry.objects) }
 
     /// Whether anything was inserted, changed or deleted since the last save.
-    public var hasChanges: Bool { !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty }
+    public var hasChanges: Bool { !changeLists.isEmpty }
 
     var model: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
 

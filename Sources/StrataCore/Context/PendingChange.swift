@@ -10,32 +10,58 @@ enum PendingChange: UInt8 {
     case deleted
 }
 
-extension ManagedObjectContext {
-    /// Moves `object` into the change list of `change` (out of the one it was in).
-    func setPendingChange(_ change: PendingChange, of object: ManagedObject) {
+/// A context's inserted, updated and deleted objects, each list in the order the changes were
+/// made. An object is in at most one list, the one its ``ManagedObject/pendingChange`` names:
+/// adding needs no membership test, and removing (a delete of an inserted object, a refresh of
+/// a changed one) searches by identity.
+struct ChangeLists {
+    private(set) var inserted: [ManagedObject] = []
+    private(set) var updated: [ManagedObject] = []
+    private(set) var deleted: [ManagedObject] = []
+
+    /// Whether no object is in any list.
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+
+    /// Every object of the three lists, inserted first.
+    var all: [ManagedObject] { inserted + updated + deleted }
+
+    /// Moves `object` into the list of `change` (out of the one it was in).
+    mutating func set(_ change: PendingChange, of object: ManagedObject) {
         guard object.pendingChange != change else { return }
         switch object.pendingChange {
         case .none: break
-        case .inserted: insertedObjects.remove(object)
-        case .updated: updatedObjects.remove(object)
-        case .deleted: deletedObjects.remove(object)
+        case .inserted: Self.remove(object, from: &inserted)
+        case .updated: Self.remove(object, from: &updated)
+        case .deleted: Self.remove(object, from: &deleted)
         }
         switch change {
         case .none: break
-        case .inserted: insertedObjects.append(object)
-        case .updated: updatedObjects.append(object)
-        case .deleted: deletedObjects.append(object)
+        case .inserted: inserted.append(object)
+        case .updated: updated.append(object)
+        case .deleted: deleted.append(object)
         }
         object.pendingChange = change
     }
 
+    /// Empties the three lists.
+    mutating func removeAll() {
+        for object in all { object.pendingChange = .none }
+        self = ChangeLists()
+    }
+
+    private static func remove(_ object: ManagedObject, from list: inout [ManagedObject]) {
+        if let index = list.lastIndex(where: { $0 === object }) { list.remove(at: index) }
+    }
+}
+
+extension ManagedObjectContext {
+    /// Moves `object` into the change list of `change` (out of the one it was in).
+    func setPendingChange(_ change: PendingChange, of object: ManagedObject) {
+        changeLists.set(change, of: object)
+    }
+
     /// Empties the three change lists.
     func clearPendingChangeLists() {
-        for list in [insertedObjects, updatedObjects, deletedObjects] {
-            for object in list { object.pendingChange = .none }
-        }
-        insertedObjects = []
-        updatedObjects = []
-        deletedObjects = []
+        changeLists.removeAll()
     }
 }

@@ -74,7 +74,11 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) {
         switch key {
         case .permanent(let primaryKey): hasher.combine(primaryKey)
-        case .temporary(let uuid): hasher.combine(uuid)
+        case .temporary(let uuid):
+            // As two words: UUID's own hashing goes through a byte buffer.
+            let (high, low) = unsafeBitCast(uuid.uuid, to: (UInt64, UInt64).self)
+            hasher.combine(high)
+            hasher.combine(low)
         }
     }
 
