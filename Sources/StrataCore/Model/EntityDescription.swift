@@ -101,6 +101,13 @@ public struct EntityDescription: Sendable, Hashable {
     /// Whether some attribute is transient (kept in memory only).
     var hasTransientAttributes: Bool { storage.fields.hasTransientAttributes }
 
+    /// The names of the to-one relationships that are stored (not transient), in order: what a
+    /// snapshot of an object is made of, without copying the relationships' descriptions.
+    var storedToOneNames: [String] { storage.fields.storedToOneNames }
+
+    /// The names of the to-many relationships that are stored (not transient), in order.
+    var storedToManyNames: [String] { storage.fields.storedToManyNames }
+
     /// The description's values, shared by every copy: an object or a model holding an entity
     /// holds one reference, and the property lists are made once, when the properties are set.
     private var storage: Storage
@@ -191,11 +198,15 @@ extension EntityDescription {
         private(set) var propertiesWithRules: [PropertyDescription] = []
         private(set) var hasTransientAttributes = false
         private(set) var attributeTypesByName: [String: AttributeType] = [:]
+        private(set) var storedToOneNames: [String] = []
+        private(set) var storedToManyNames: [String] = []
 
         private mutating func makeLists() {
             attributes = properties.compactMap(\.attribute)
             relationships = properties.compactMap(\.relationship)
             hasTransientAttributes = attributes.contains(where: \.isTransient)
+            storedToOneNames = relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name)
+            storedToManyNames = relationships.filter { !$0.isTransient && $0.isToMany }.map(\.name)
             attributeTypesByName = Dictionary(attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { _, last in last })
             propertiesWithRules = properties.filter { property in
                 switch property {

@@ -52,18 +52,17 @@ extension ManagedObject {
         } else {
             snapshot.attributes = attributeValues   // every value is stored: shared, not copied
         }
-        for relationship in entity.relationships where !relationship.isTransient {
-            if relationship.isToMany {
-                if let loaded = toManyValues[relationship.name] {
-                    snapshot.toMany[relationship.name] = loaded.map(\.objectID)
-                } else if let known = unresolvedToMany[relationship.name] {
-                    snapshot.toMany[relationship.name] = current(known)
-                } else if committedSnapshot == nil {
-                    snapshot.toMany[relationship.name] = []
-                }
-            } else if let destination = toOneValues[relationship.name] {
-                snapshot.toOne[relationship.name] = destination.objectID
+        for name in entity.storedToManyNames {
+            if let loaded = toManyValues[name] {
+                snapshot.toMany[name] = loaded.map(\.objectID)
+            } else if let known = unresolvedToMany[name] {
+                snapshot.toMany[name] = current(known)
+            } else if committedSnapshot == nil {
+                snapshot.toMany[name] = []
             }
+        }
+        for name in entity.storedToOneNames {
+            if let destination = toOneValues[name] { snapshot.toOne[name] = destination.objectID }
         }
         return snapshot
     }

@@ -76,7 +76,7 @@ struct SQLiteRowWriter {
             try connection.run("UPDATE \(table.name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
                                [.integer(try key(snapshot.objectID))])
         }
-        for snapshot in request.inserted { try insert(snapshot) }
+        for index in request.inserted.indices { try insert(request.inserted[index]) }
         try raisePrimaryKeyCounters(for: request.inserted)
         for snapshot in request.updated {
             var next = snapshot
@@ -85,12 +85,13 @@ struct SQLiteRowWriter {
         }
         // The to-ones of the rows this save wrote whole: a foreign key one of them already holds
         // is not written again from the inverse to-many.
+        // (Rows are read in place, by index: a loop over the snapshots would copy each one.)
         var written: [ManagedObjectID: [String: ManagedObjectID]] = [:]
         for rows in [request.inserted, request.updated] {
-            for snapshot in rows where !snapshot.toOne.isEmpty { written[snapshot.objectID] = snapshot.toOne }
+            for index in rows.indices where !rows[index].toOne.isEmpty { written[rows[index].objectID] = rows[index].toOne }
         }
         for rows in [request.inserted, request.updated] {
-            for snapshot in rows { try writeToMany(snapshot, written: written) }
+            for index in rows.indices where !rows[index].toMany.isEmpty { try writeToMany(rows[index], written: written) }
         }
         for deletion in request.deleted {
             try delete(deletion.objectID)
@@ -258,10 +259,22 @@ struct SQLiteRowWriter {
     /// per root, not per row.
     private func raisePrimaryKeyCounters(for inserted: [ObjectSnapshot]) throws {
         var highestByEntity: [String: Int64] = [:]
-        for snapshot in inserted {
-            guard let key = snapshot.objectID.primaryKey else { continue }
-            highestByEntity[snapshot.objectID.entityName] = max(highestByEntity[snapshot.objectID.entityName] ?? key, key)
+        // Saves list objects entity by entity: the entity is looked up when it changes.
+        var run: (entity: String, highest: Int64)?
+        func endRun() {
+            guard let run else { return }
+            highestByEntity[run.entity] = max(highestByEntity[run.entity] ?? run.highest, run.highest)
         }
+        for index in inserted.indices {
+            guard let key = inserted[index].objectID.primaryKey else { continue }
+            if let current = run, current.entity == inserted[index].objectID.entityName {
+                run = (current.entity, max(current.highest, key))
+            } else {
+                endRun()
+                run = (inserted[index].objectID.entityName, key)
+            }
+        }
+        endRun()
         var highest: [String: Int64] = [:]
         for (entity, key) in highestByEntity {
             guard let table = schema.table(for: entity) else { continue }
