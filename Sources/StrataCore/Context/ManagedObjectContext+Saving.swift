@@ -33,10 +33,7 @@ extension ManagedObjectContext {
 
         // The save landed: inserted objects are registered by their permanent IDs, and every
         // saved object keeps its new committed state.
-        for (object, previous) in zip(inserted, previousIDs) where previous != object.objectID {
-            registry[previous] = nil
-            registry[object.objectID] = object
-        }
+        registry.rekey(inserted, from: previousIDs)
         for (object, snapshot) in committed { object.committedSnapshot = snapshot }
         for object in deleted {
             registry[object.objectID] = nil

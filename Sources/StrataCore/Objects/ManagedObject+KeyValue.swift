@@ -50,12 +50,14 @@ extension ManagedObject {
     public func setValue(_ value: Any?, forKey key: String) throws {
         if let type = entity.attributeTypesByName[key], type != .transformable {
             // An attribute that needs no transformer: set without copying its description, with
-            // one lookup of the key in the values.
-            guard !isInvalidated, let context = managedObjectContext else { throw ObjectError.objectDeleted(objectID) }
-            if isFault { try context.fulfill(self) }
+            // one lookup of the key in the values. An object in a change list is in a live
+            // context (a context cuts its objects loose when it goes), so it needs no check.
+            let tracked = pendingChange != .none
+            if !tracked { try checkMutable() }
+            try fulfillFault()
             let stored = try value.map { try AttributeValue.make(from: $0, ofType: type, key: key, entity: entity.name) }
             let previous = if let stored { attributeValues.updateValue(stored, forKey: key) } else { attributeValues.removeValue(forKey: key) }
-            if previous != stored, pendingChange == .none { context.markUpdated(self) }
+            if previous != stored, !tracked { markChanged() }
             return
         }
         let property = try propertyDescription(forKey: key)
@@ -162,11 +164,12 @@ extension ManagedObject {
         guard let object = value as? ManagedObject else {
             throw ObjectError.wrongValueType(entity: entity.name, key: relationship.name, expected: nil, found: "\(type(of: value))")
         }
-        guard object.managedObjectContext === managedObjectContext, managedObjectContext != nil else {
+        guard let context = managedObjectContext, object.managedObjectContext === context else {
             throw ObjectError.wrongContext(object.objectID)
         }
-        let model = managedObjectContext?.persistentStoreCoordinator.managedObjectModel
-        guard model?.entity(object.entity.name, isKindOf: relationship.destinationEntityName) == true else {
+        let name = object.entity.name
+        guard name == relationship.destinationEntityName
+                || context.persistentStoreCoordinator.managedObjectModel.entity(name, isKindOf: relationship.destinationEntityName) else {
             throw ObjectError.wrongValueType(
                 entity: entity.name, key: relationship.name, expected: nil,
                 found: "an object of entity \(object.entity.name), not \(relationship.destinationEntityName)")
