@@ -203,6 +203,7 @@ struct FileStoreTests {
         try ann.setValue("Annie", forKey: "name")
         let dee = try context.insertNewObject(forEntityName: "Employee")
         try dee.setValue("Dee", forKey: "name")
+        let deeTemporary = dee.objectID
         try context.delete(context.existingObject(with: ids[3]))
 
         // Without its folder the temporary file cannot be created.
@@ -218,7 +219,8 @@ struct FileStoreTests {
         #expect(context.insertedObjects.contains(dee))
         #expect(context.updatedObjects.contains(ann))
         #expect(context.deletedObjects.count == 1)
-        #expect(dee.objectID.isTemporaryID)
+        #expect(dee.objectID == deeTemporary)
+        #expect(context.registeredObject(for: deeTemporary) === dee)
         #expect(try ann.value(forKey: "name") as? String == "Annie")
         #expect(try employees(in: ManagedObjectContext(coordinator: coordinator)) == Self.company)
 
@@ -226,6 +228,9 @@ struct FileStoreTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try context.save()
         #expect(!context.hasChanges)
+        #expect(!dee.objectID.isTemporaryID)
+        #expect(context.registeredObject(for: dee.objectID) === dee)
+        #expect(context.registeredObject(for: deeTemporary) == nil)
         let (again, _) = try reopen(store, at: url)
         #expect(try employees(in: ManagedObjectContext(coordinator: again)) == [
             "Annie@Acme:\(String((1.5 as Double).bitPattern, radix: 16))",
