@@ -99,7 +99,7 @@ struct ObjectIDTests {
         #expect(!ids.contains(carol.objectID))
         // Every object is registered by its permanent ID, none any more by a temporary one.
         #expect(context.registeredObject(for: carolTemporary) == nil)
-        #expect(try [alice, bob, carol].allSatisfy { try context.object(with: $0.objectID) === $0 })
+        for object in [alice, bob, carol] { #expect(try context.object(with: object.objectID) === object) }
         let fresh = context.freshContext()
         #expect(try fresh.fetchObjectIDs(sortedRequest("Student")) == ids + [carol.objectID])
         #expect(try fresh.existingObject(with: ids[1]).string("name") == "Bob")
