@@ -24,9 +24,12 @@ extension ManagedObjectContext {
             let destinations = try object.destinations(of: relationship)
             switch relationship.deleteRule {
             case .cascade:
+                // The destinations' faults are filled together, not with a store request each.
+                try fillFaults(destinations)
                 for destination in destinations { try delete(destination) }
             case .nullify:
                 if let inverse = object.inverse(of: relationship.name) {
+                    try fillFaults(destinations)
                     for destination in destinations where !destination.isInvalidated {
                         try destination.unlink(object, from: inverse)
                     }

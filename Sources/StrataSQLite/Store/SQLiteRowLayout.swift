@@ -46,8 +46,8 @@ final class SQLiteRowLayout {
     let updateSQL: String
     /// The positions of the columns ``updateSQL`` sets after `Z_OPT`, in its order.
     let updatedPositions: [Int]
-    /// ``insertSQL`` prepared, once the writer that made this layout first inserted a row: rows
-    /// after the first skip the connection's statement cache (a lookup by the whole SQL text).
+    /// ``insertSQL`` prepared on the store's connection, once a row was first inserted: later rows
+    /// skip the connection's statement cache (a lookup by the whole SQL text).
     var insertStatement: SQLiteStatement?
 
     init(entity: EntityDescription, code: Int64, table: SQLiteSchema.Table, model: ManagedObjectModel) {

@@ -1,10 +1,11 @@
 import StrataCore
 
-/// The row layouts of a schema's entities, each made the first time it is asked for: a reader or
-/// a writer keeps one for its call, so a layout is worked out once per entity and call, not per row.
+/// The row layouts of a schema's entities, each made the first time it is asked for and kept by
+/// the store with its connection: a layout is worked out once per entity, not per row or call.
 final class SQLiteRowLayouts {
     private let schema: SQLiteSchema
     private var byCode: [Int64: SQLiteRowLayout] = [:]
+    private var selectLists: [String: String] = [:]
 
     init(schema: SQLiteSchema) {
         self.schema = schema
@@ -18,6 +19,14 @@ final class SQLiteRowLayouts {
         let layout = SQLiteRowLayout(entity: entity, code: code, table: table, model: schema.model)
         byCode[code] = layout
         return layout
+    }
+
+    /// `Z_PK, Z_ENT, Z_OPT, <every column>` of `table`: the select list rows are read by.
+    func selectList(_ table: SQLiteSchema.Table) -> String {
+        if let known = selectLists[table.name] { return known }
+        let list = (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).joined(separator: ", ")
+        selectLists[table.name] = list
+        return list
     }
 
     /// The layout of the entity called `entityName`; nil when the schema has no such entity.

@@ -10,18 +10,18 @@ final class SQLiteRowReader: SnapshotSource {
     private var cache: [ManagedObjectID: ObjectSnapshot] = [:]
     private let layouts: SQLiteRowLayouts
 
-    init(connection: SQLiteConnection, schema: SQLiteSchema, storeIdentifier: String) {
+    init(connection: SQLiteConnection, schema: SQLiteSchema, storeIdentifier: String, layouts: SQLiteRowLayouts) {
         self.connection = connection
         self.schema = schema
         self.storeIdentifier = storeIdentifier
-        self.layouts = SQLiteRowLayouts(schema: schema)
+        self.layouts = layouts
     }
 
     private var file: String { connection.path }
 
     /// `Z_PK, Z_ENT, Z_OPT, <every column>` of `table`.
     private func selectList(_ table: SQLiteSchema.Table) -> String {
-        (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).joined(separator: ", ")
+        layouts.selectList(table)
     }
 
     private func id(_ entity: String, _ key: Int64) -> ManagedObjectID {

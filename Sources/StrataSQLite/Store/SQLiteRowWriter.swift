@@ -11,12 +11,12 @@ struct SQLiteRowWriter {
     let file: String
     private let layouts: SQLiteRowLayouts
 
-    init(connection: SQLiteConnection, schema: SQLiteSchema, storeIdentifier: String, file: String) {
+    init(connection: SQLiteConnection, schema: SQLiteSchema, storeIdentifier: String, layouts: SQLiteRowLayouts, file: String) {
         self.connection = connection
         self.schema = schema
         self.storeIdentifier = storeIdentifier
+        self.layouts = layouts
         self.file = file
-        self.layouts = SQLiteRowLayouts(schema: schema)
     }
 
     private func layout(_ id: ManagedObjectID) throws -> SQLiteRowLayout {
@@ -50,7 +50,7 @@ struct SQLiteRowWriter {
     /// `Z_OPT` moved on since it was read.
     func apply(_ request: StoreSaveRequest) throws {
         var conflicts: [MergeConflict] = []
-        let reader = SQLiteRowReader(connection: connection, schema: schema, storeIdentifier: storeIdentifier)
+        let reader = SQLiteRowReader(connection: connection, schema: schema, storeIdentifier: storeIdentifier, layouts: layouts)
         for snapshot in request.updated {
             let current = try stored(snapshot.objectID)
             if current != snapshot.version {

@@ -7,7 +7,7 @@ extension SQLiteStore {
     /// every store uses.
     public func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot] {
         try withConnection { state in
-            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier)
+            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
             guard state.translatesQueries,
                   let plan = try SQLFetchPlan(request, schema: schema, storeIdentifier: state.identifier, connection: state.connection) else {
                 let candidates = try reader.snapshots(ofEntities: request.entityNames)
@@ -31,7 +31,7 @@ extension SQLiteStore {
             guard state.translatesQueries,
                   let plan = try SQLFetchPlan(idsOnly, schema: schema, storeIdentifier: state.identifier, connection: state.connection),
                   plan.isComplete, !plan.includesValues else { return nil }
-            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier)
+            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
             return try reader.objectIDs(plan.select, table: plan.table)
         }
         return try listed ?? ObjectIDList(fetch(idsOnly).lazy.map(\.objectID))
@@ -39,7 +39,7 @@ extension SQLiteStore {
 
     public func count(_ request: StoreFetchRequest) throws -> Int {
         let counted: Int? = try withConnection { state in
-            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier)
+            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
             guard state.translatesQueries else {
                 return request.predicate == nil ? try reader.count(ofEntities: request.entityNames) : nil
             }

@@ -21,13 +21,23 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     private let lock = NSLock()
     private var state: State
 
-    /// What the lock guards: the connection and the metadata.
+    /// What the lock guards: the connection, the row layouts and the metadata.
     struct State {
         var connection: SQLiteConnection
         var identifier: String
         var metadata: [String: PropertyListValue]
         /// Whether fetches translate predicates and sorts into SQL.
         var translatesQueries = true
+        /// The row layout of each entity, made the first time a read or a write needs it and
+        /// kept while the store is open (with the connection's prepared insert).
+        let layouts: SQLiteRowLayouts
+
+        init(connection: SQLiteConnection, identifier: String, metadata: [String: PropertyListValue], schema: SQLiteSchema) {
+            self.connection = connection
+            self.identifier = identifier
+            self.metadata = metadata
+            self.layouts = SQLiteRowLayouts(schema: schema)
+        }
     }
 
     /// Opens the store at `description.url`, creating the file and its schema when there is none.
@@ -58,7 +68,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             var image = StoreImage(identifier: opened.identifier, metadata: opened.metadata)
             image.stampMetadata(type: .sqlite, model: description.model)
             self.schema = opened.schema
-            self.state = State(connection: connection, identifier: image.identifier, metadata: image.metadata)
+            self.state = State(connection: connection, identifier: image.identifier, metadata: image.metadata, schema: opened.schema)
         } catch let error as SQLiteError {
             throw Self.storeError(error)
         }
@@ -194,14 +204,14 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
         try withConnection { state in
             guard objectID.storeIdentifier == state.identifier else { return nil }
-            return try SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier)
+            return try SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
                 .snapshot(for: objectID)
         }
     }
 
     public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID] {
         try withConnection { state in
-            try SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier)
+            try SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
                 .relatedObjectIDs(of: objectID, relationship: relationship)
         }
     }
@@ -228,7 +238,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public func save(_ request: StoreSaveRequest) throws {
         try refuseWritingIfReadOnly()
         try withConnection { state in
-            let writer = SQLiteRowWriter(connection: state.connection, schema: schema, storeIdentifier: state.identifier,
+            let writer = SQLiteRowWriter(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts,
                                          file: url?.path ?? "")
             try state.connection.transaction {
                 try writer.apply(request)
@@ -241,7 +251,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     public func contentsImage() throws -> StoreImage {
         try withConnection { state in
-            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier)
+            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
             return try reader.image(metadata: state.metadata)
         }
     }
@@ -251,7 +261,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var image = replacement
         image.stampMetadata(type: type, model: model)
         try withConnection { state in
-            let writer = SQLiteRowWriter(connection: state.connection, schema: schema, storeIdentifier: image.identifier,
+            let writer = SQLiteRowWriter(connection: state.connection, schema: schema, storeIdentifier: image.identifier, layouts: state.layouts,
                                          file: url?.path ?? "")
             try state.connection.transaction {
                 try writer.replaceAll(with: image)
