@@ -43,9 +43,25 @@ extension ManagedObjectContext {
         checkQueue()
         processPendingChanges()
         try validatePrefetching(request)
-        let rows = try matchingRows(request)
-        registry.reserveCapacity(registry.count + rows.count)
-        let objects = try rows.map { try registeredObject(for: $0, loadingValues: request.includesPropertyValues) }
+        let objects: [ManagedObject]
+        if try storeAnswersWhole(request) {
+            // The store's snapshots become objects as they are, without rows to merge.
+            let lists = try persistentStoreCoordinator.fetchSnapshots(request)
+            let count = lists.reduce(0) { $0 + $1.count }
+            registry.reserveCapacity(registry.count + count)
+            var made: [ManagedObject] = []
+            made.reserveCapacity(count)
+            for list in lists {
+                for index in list.indices {
+                    made.append(try registeredObject(for: list[index], loadingValues: request.includesPropertyValues))
+                }
+            }
+            objects = made
+        } else {
+            let rows = try matchingRows(request)
+            registry.reserveCapacity(registry.count + rows.count)
+            objects = try rows.map { try registeredObject(for: $0, loadingValues: request.includesPropertyValues) }
+        }
         try prefetch(request.relationshipKeyPathsForPrefetching, for: objects)
         return objects
     }
@@ -262,10 +278,15 @@ extension ManagedObjectContext {
         case .object(let object):
             return object
         case .snapshot(let snapshot):
-            let object = try object(with: snapshot.objectID)
-            if loadingValues, object.isFault, !object.isInvalidated { try object.load(snapshot, in: self) }
-            return object
+            return try registeredObject(for: snapshot, loadingValues: loadingValues)
         }
+    }
+
+    /// The registered object for a stored snapshot, filled from it when it is a fault.
+    private func registeredObject(for snapshot: ObjectSnapshot, loadingValues: Bool) throws -> ManagedObject {
+        let object = try object(with: snapshot.objectID)
+        if loadingValues, object.isFault, !object.isInvalidated { try object.load(snapshot, in: self) }
+        return object
     }
 
     // MARK: Faults in batches, prefetching
