@@ -101,6 +101,9 @@ public struct EntityDescription: Sendable, Hashable {
     /// Whether some attribute is transient (kept in memory only).
     var hasTransientAttributes: Bool { storage.fields.hasTransientAttributes }
 
+    /// Whether some attribute is transformable (its stored bytes are not its Swift value).
+    var hasTransformableAttributes: Bool { storage.fields.hasTransformableAttributes }
+
     /// The names of the to-one relationships that are stored (not transient), in order: what a
     /// snapshot of an object is made of, without copying the relationships' descriptions.
     var storedToOneNames: [String] { storage.fields.storedToOneNames }
@@ -198,6 +201,7 @@ extension EntityDescription {
         private(set) var propertiesWithRules: [PropertyDescription] = []
         private(set) var hasTransientAttributes = false
         private(set) var attributeTypesByName: [String: AttributeType] = [:]
+        private(set) var hasTransformableAttributes = false
         private(set) var storedToOneNames: [String] = []
         private(set) var storedToManyNames: [String] = []
 
@@ -205,6 +209,7 @@ extension EntityDescription {
             attributes = properties.compactMap(\.attribute)
             relationships = properties.compactMap(\.relationship)
             hasTransientAttributes = attributes.contains(where: \.isTransient)
+            hasTransformableAttributes = attributes.contains { $0.type == .transformable }
             storedToOneNames = relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name)
             storedToManyNames = relationships.filter { !$0.isTransient && $0.isToMany }.map(\.name)
             attributeTypesByName = Dictionary(attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { _, last in last })

@@ -11,6 +11,15 @@ extension ManagedObject {
     ///   ``ObjectError/objectNotFound(_:)`` when the object's row is gone,
     ///   ``ObjectError/objectDeleted(_:)`` for an object whose delete was saved.
     public func value(forKey key: String) throws -> Any? {
+        if !isFault, !isInvalidated, let stored = attributeValues[key] {
+            // A loaded value whose Swift value does not depend on its attribute's declared type
+            // (an integer's width does, and so do bytes when a transformer may turn them back).
+            switch stored {
+            case .integer: break
+            case .binary where entity.hasTransformableAttributes: break
+            default: return stored.untypedSwiftValue
+            }
+        }
         if let type = entity.attributeTypesByName[key], type != .transformable {
             // An attribute that needs no transformer: read without copying its description.
             try fulfillFault()
