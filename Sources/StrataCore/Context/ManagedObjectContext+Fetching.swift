@@ -45,21 +45,22 @@ extension ManagedObjectContext {
         try validatePrefetching(request)
         let objects: [ManagedObject]
         if try storeAnswersWhole(request) {
-            // The store's snapshots become objects as they are, without rows to merge.
-            let lists = try persistentStoreCoordinator.fetchSnapshots(request)
-            let count = lists.reduce(0) { $0 + $1.count }
-            registry.reserveCapacity(registry.count + count)
+            // The store's snapshots become objects as they are, without rows to merge; each
+            // snapshot is moved out of its list into its object, not copied.
+            var lists = try persistentStoreCoordinator.fetchSnapshots(request)
             var made: [ManagedObject] = []
-            made.reserveCapacity(count)
-            for list in lists {
-                for index in list.indices {
-                    made.append(try registeredObject(for: list[index], loadingValues: request.includesPropertyValues))
+            made.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+            for index in lists.indices {
+                var list: [ObjectSnapshot] = []
+                swap(&list, &lists[index])
+                list.reverse()
+                while let snapshot = list.popLast() {
+                    made.append(try registeredObject(for: snapshot, loadingValues: request.includesPropertyValues))
                 }
             }
             objects = made
         } else {
             let rows = try matchingRows(request)
-            registry.reserveCapacity(registry.count + rows.count)
             objects = try rows.map { try registeredObject(for: $0, loadingValues: request.includesPropertyValues) }
         }
         try prefetch(request.relationshipKeyPathsForPrefetching, for: objects)
@@ -283,7 +284,7 @@ extension ManagedObjectContext {
     }
 
     /// The registered object for a stored snapshot, filled from it when it is a fault.
-    private func registeredObject(for snapshot: ObjectSnapshot, loadingValues: Bool) throws -> ManagedObject {
+    private func registeredObject(for snapshot: consuming ObjectSnapshot, loadingValues: Bool) throws -> ManagedObject {
         let object = try object(with: snapshot.objectID)
         if loadingValues, object.isFault, !object.isInvalidated { try object.load(snapshot, in: self) }
         return object

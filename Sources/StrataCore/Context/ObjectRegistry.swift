@@ -12,21 +12,62 @@
 /// before cutting it loose (`detach()` clears the object's context). So every entry is a live
 /// object.
 ///
-/// Objects with temporary IDs (inserted and not yet saved) are kept in a table of their own:
-/// a save that gives every one of them a permanent ID empties it at once, instead of removing
-/// its entries one by one.
+/// Objects with permanent IDs are kept in one table per entity and store, by primary key: an
+/// entry is a key and a reference, and the table of the last entity and store asked for is found
+/// by comparing two strings that are, for IDs a store made, the very same strings. Objects with
+/// temporary IDs (inserted and not yet saved) are kept in a table of their own: a save that
+/// gives every one of them a permanent ID empties it at once.
 struct ObjectRegistry {
-    private var permanent: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
-    private var temporary: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+    typealias Entry = Unmanaged<ManagedObject>
+
+    /// Which table holds the permanent IDs of one entity in one store.
+    private struct TableKey: Hashable {
+        let entityName: String
+        let storeIdentifier: String
+    }
+
+    private var tables: [[Int64: Entry]] = []
+    private var tableIndexes: [TableKey: Int] = [:]
+    /// The table last found, so that runs of IDs of one entity skip the lookup.
+    private var lastTable: (key: TableKey, index: Int)?
+    private var temporary: [ManagedObjectID: Entry] = [:]
+
+    /// The index of the table for the entity and store of `objectID`, a permanent ID; with
+    /// `creating`, a new empty table when there is none.
+    private mutating func tableIndex(of objectID: ManagedObjectID, creating: Bool) -> Int? {
+        let store = objectID.storeIdentifier ?? ""
+        if let last = lastTable, last.key.entityName == objectID.entityName, last.key.storeIdentifier == store {
+            return last.index
+        }
+        let key = TableKey(entityName: objectID.entityName, storeIdentifier: store)
+        let index: Int
+        if let known = tableIndexes[key] {
+            index = known
+        } else {
+            guard creating else { return nil }
+            index = tables.count
+            tables.append([:])
+            tableIndexes[key] = index
+        }
+        lastTable = (key, index)
+        return index
+    }
 
     /// The object registered for `objectID`; assigning nil unregisters it.
     subscript(objectID: ManagedObjectID) -> ManagedObject? {
-        get {
-            (objectID.isTemporaryID ? temporary[objectID] : permanent[objectID])?.takeUnretainedValue()
+        mutating get {
+            guard let key = objectID.primaryKey else { return temporary[objectID]?.takeUnretainedValue() }
+            guard let index = tableIndex(of: objectID, creating: false) else { return nil }
+            return tables[index][key]?.takeUnretainedValue()
         }
         set {
-            let entry = newValue.map(Unmanaged.passUnretained)
-            if objectID.isTemporaryID { temporary[objectID] = entry } else { permanent[objectID] = entry }
+            let entry = newValue.map(Entry.passUnretained)
+            guard let key = objectID.primaryKey else {
+                temporary[objectID] = entry
+                return
+            }
+            guard let index = tableIndex(of: objectID, creating: entry != nil) else { return }
+            tables[index][key] = entry
         }
     }
 
@@ -34,50 +75,42 @@ struct ObjectRegistry {
     var objects: [ManagedObject] {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(count)
-        for entry in permanent.values { objects.append(entry.takeUnretainedValue()) }
+        for table in tables {
+            for entry in table.values { objects.append(entry.takeUnretainedValue()) }
+        }
         for entry in temporary.values { objects.append(entry.takeUnretainedValue()) }
         return objects
     }
 
     /// How many objects are registered.
-    var count: Int { permanent.count + temporary.count }
-
-    /// Makes room for `count` objects with permanent IDs in all, so that registering many at
-    /// once does not grow the table step by step.
-    mutating func reserveCapacity(_ count: Int) {
-        permanent.reserveCapacity(count)
-    }
+    var count: Int { tables.reduce(temporary.count) { $0 + $1.count } }
 
     /// Unregisters everything.
     mutating func removeAll() {
-        permanent = [:]
-        temporary = [:]
+        self = ObjectRegistry()
     }
 
     /// Unregisters `objectID` if `object` is what it is registered to: what a freed object asks.
-    mutating func remove(_ objectID: ManagedObjectID, ifHolding object: Unmanaged<ManagedObject>) {
-        if objectID.isTemporaryID {
-            Self.remove(objectID, ifHolding: object, from: &temporary)
-        } else {
-            Self.remove(objectID, ifHolding: object, from: &permanent)
+    mutating func remove(_ objectID: ManagedObjectID, ifHolding object: Entry) {
+        guard let key = objectID.primaryKey else {
+            if let index = temporary.index(forKey: objectID), temporary.values[index].toOpaque() == object.toOpaque() {
+                temporary.remove(at: index)
+            }
+            return
         }
-    }
-
-    private static func remove(_ objectID: ManagedObjectID, ifHolding object: Unmanaged<ManagedObject>,
-                               from table: inout [ManagedObjectID: Unmanaged<ManagedObject>]) {
-        guard let index = table.index(forKey: objectID), table.values[index].toOpaque() == object.toOpaque() else { return }
-        table.remove(at: index)
+        guard let table = tableIndex(of: objectID, creating: false),
+              let index = tables[table].index(forKey: key), tables[table].values[index].toOpaque() == object.toOpaque() else { return }
+        tables[table].remove(at: index)
     }
 
     /// Registers `objects`, which were registered by `previousIDs` (in the same order), by their
     /// IDs now: what a save that gave inserted objects permanent IDs asks. Every object is
     /// registered by its previous ID, as a context's inserted objects always are.
     mutating func rekey(_ objects: [ManagedObject], from previousIDs: [ManagedObjectID]) {
-        permanent.reserveCapacity(permanent.count + objects.count)
         var temporaryLeft = temporary.count
         for (object, previous) in zip(objects, previousIDs) where previous != object.objectID {
-            if previous.isTemporaryID { temporaryLeft -= 1 } else { permanent[previous] = nil }
-            permanent[object.objectID] = Unmanaged.passUnretained(object)
+            if previous.isTemporaryID { temporaryLeft -= 1 } else { self[previous] = nil }
+            self[object.objectID] = object
         }
         if temporaryLeft == 0 {
             temporary = [:]

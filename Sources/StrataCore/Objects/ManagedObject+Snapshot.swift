@@ -12,12 +12,14 @@ extension ManagedObject {
     }
 
     /// Fills the object from a stored snapshot.
-    func load(_ snapshot: ObjectSnapshot, in context: ManagedObjectContext) throws {
+    func load(_ snapshot: consuming ObjectSnapshot, in context: ManagedObjectContext) throws {
         attributeValues = snapshot.attributes
-        toOneValues = [:]
-        for (key, id) in snapshot.toOne {
-            toOneValues[key] = try context.object(with: id)
+        var toOnes: [String: ManagedObject] = [:]
+        if !snapshot.toOne.isEmpty {
+            toOnes.reserveCapacity(snapshot.toOne.count)
+            for (key, id) in snapshot.toOne { toOnes[key] = try context.object(with: id) }
         }
+        toOneValues = toOnes
         toManyValues = [:]
         unresolvedToMany = snapshot.toMany
         committedSnapshot = snapshot
