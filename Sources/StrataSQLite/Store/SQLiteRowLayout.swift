@@ -37,6 +37,12 @@ final class SQLiteRowLayout {
     let attributes: [Attribute]
     /// The entity's stored to-ones that have a column, in the entity's order.
     let toOnes: [ToOne]
+    /// A snapshot's attributes with every attribute of ``attributes`` present (each holding a
+    /// placeholder), and where each one sits: a row's values are put in place by index into a
+    /// copy, with no key hashed per value.
+    let attributeTemplate: [String: AttributeValue]
+    /// The index in ``attributeTemplate`` of each of ``attributes``, in order.
+    let attributeTemplateIndexes: [Dictionary<String, AttributeValue>.Index]
     /// How many values a whole row has: the three bookkeeping columns and every table column.
     let width: Int
     /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <every column>) VALUES (?, …)`.
@@ -69,6 +75,9 @@ final class SQLiteRowLayout {
                          destinationHasSubentities: model.entity(named: destination)?.subentityNames.isEmpty == false,
                          position: position)
         }
+        let template = Dictionary(attributes.map { ($0.name, AttributeValue.boolean(false)) }, uniquingKeysWith: { first, _ in first })
+        attributeTemplate = template
+        attributeTemplateIndexes = attributes.compactMap { template.index(forKey: $0.name) }
         width = table.columns.count + Self.firstColumn
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
         insertSQL = "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
