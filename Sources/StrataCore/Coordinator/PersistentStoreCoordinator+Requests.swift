@@ -31,27 +31,33 @@ extension PersistentStoreCoordinator {
     /// The stored snapshots of several objects, one store request per store; objects no loaded
     /// store has are left out.
     func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID: ObjectSnapshot] {
-        var byStore: [String: [ManagedObjectID]] = [:]
-        var order: [String] = []
-        for id in objectIDs {
-            guard let storeID = id.storeIdentifier else { continue }
-            if byStore[storeID] == nil { order.append(storeID) }
-            byStore[storeID, default: []].append(id)
-        }
         var result: [ManagedObjectID: ObjectSnapshot] = [:]
         result.reserveCapacity(objectIDs.count)
-        for storeID in order {
-            guard let store = persistentStore(withIdentifier: storeID), let ids = byStore[storeID] else { continue }
-            var missing: [ManagedObjectID] = []
-            for id in ids {
-                if let cached = rowCache.snapshot(for: id) { result[id] = cached } else { missing.append(id) }
-            }
+        for (storeID, ids) in Self.groupedByStore(objectIDs) {
+            guard let store = persistentStore(withIdentifier: storeID) else { continue }
+            let missing = rowCache.snapshots(for: ids, into: &result)
             guard !missing.isEmpty else { continue }
             let loaded = try store.snapshots(for: missing)
             rowCache.insert(loaded)
             for snapshot in loaded { result[snapshot.objectID] = snapshot }
         }
         return result
+    }
+
+    /// Permanent IDs grouped by store, in the order the stores first appear. IDs of one store
+    /// (the usual case) go into one group without hashing a store UUID per ID.
+    private static func groupedByStore(_ objectIDs: [ManagedObjectID]) -> [(String, [ManagedObjectID])] {
+        let permanent = objectIDs.filter { $0.storeIdentifier != nil }
+        guard let first = permanent.first?.storeIdentifier else { return [] }
+        if permanent.allSatisfy({ $0.storeIdentifier == first }) { return [(first, permanent)] }
+        var byStore: [String: [ManagedObjectID]] = [:]
+        var order: [String] = []
+        for id in permanent {
+            guard let storeID = id.storeIdentifier else { continue }
+            if byStore[storeID] == nil { order.append(storeID) }
+            byStore[storeID, default: []].append(id)
+        }
+        return order.map { ($0, byStore[$0] ?? []) }
     }
 
     /// Counts across every store a request may touch.

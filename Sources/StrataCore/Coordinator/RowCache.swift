@@ -39,10 +39,33 @@ final class RowCache: Sendable {
     func snapshot(for objectID: ManagedObjectID) -> ObjectSnapshot? {
         guard capacity > 0 else { return nil }
         return generations.withLock { generations in
+            guard !generations.current.isEmpty || !generations.previous.isEmpty else { return nil }
             if let found = generations.current[objectID] { return found }
             guard let found = generations.previous.removeValue(forKey: objectID) else { return nil }
             generations.insert(found, half: max(1, capacity / 2))
             return found
+        }
+    }
+
+    /// Puts the cached rows of `objectIDs` into `found`, under one lock; returns the IDs it has
+    /// no row for, in order.
+    func snapshots(for objectIDs: [ManagedObjectID], into found: inout [ManagedObjectID: ObjectSnapshot]) -> [ManagedObjectID] {
+        guard capacity > 0 else { return objectIDs }
+        return generations.withLock { generations in
+            guard !generations.current.isEmpty || !generations.previous.isEmpty else { return objectIDs }
+            var missing: [ManagedObjectID] = []
+            let half = max(1, capacity / 2)
+            for id in objectIDs {
+                if let cached = generations.current[id] {
+                    found[id] = cached
+                } else if let cached = generations.previous.removeValue(forKey: id) {
+                    generations.insert(cached, half: half)
+                    found[id] = cached
+                } else {
+                    missing.append(id)
+                }
+            }
+            return missing
         }
     }
 

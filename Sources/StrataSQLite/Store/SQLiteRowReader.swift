@@ -184,14 +184,26 @@ final class SQLiteRowReader: SnapshotSource {
     /// The snapshots of many objects in one query per table (500 keys a query); objects the
     /// store does not have, or that are of another entity, are left out. In the order asked.
     func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {
-        var keysByTable: [String: [Int64]] = [:]
-        for id in objectIDs where cache[id] == nil && id.storeIdentifier == storeIdentifier {
-            guard let key = id.primaryKey, let table = schema.table(for: id.entityName) else { continue }
-            keysByTable[table.rootEntity, default: []].append(key)
+        // The keys to read, by table; runs of IDs of one entity (the usual case) look the
+        // entity's table up once.
+        var groups: [(table: SQLiteSchema.Table, keys: [Int64])] = []
+        var groupOfTable: [String: Int] = [:]
+        var run: (entityName: String, group: Int?)?
+        for id in objectIDs where id.storeIdentifier == storeIdentifier {
+            guard let key = id.primaryKey else { continue }
+            if run?.entityName != id.entityName {
+                run = (id.entityName, schema.table(for: id.entityName).map { table in
+                    if let known = groupOfTable[table.name] { return known }
+                    groups.append((table, []))
+                    groupOfTable[table.name] = groups.count - 1
+                    return groups.count - 1
+                })
+            }
+            guard let group = run?.group else { continue }
+            groups[group].keys.append(key)
         }
         cache.reserveCapacity(cache.count + objectIDs.count)
-        for (root, keys) in keysByTable {
-            guard let table = schema.tables[root] else { continue }
+        for (table, keys) in groups {
             var start = 0
             while start < keys.count {
                 let chunk = Array(keys[start..<min(start + 500, keys.count)])
