@@ -106,10 +106,8 @@ public final class ManagedObjectContext {
     func register(inserted object: ManagedObject) {
         object.managedObjectContext = self
         object.isFault = false
+        object.attributeValues = object.entity.defaultAttributeValues
         object.attributeValues.reserveCapacity(object.entity.attributes.count)
-        for attribute in object.entity.attributes {
-            if let value = attribute.defaultValue { object.attributeValues[attribute.name] = value }
-        }
         registry[object.objectID] = object
         setPendingChange(.inserted, of: object)
         pendingChanges.inserted.insert(object.objectID)

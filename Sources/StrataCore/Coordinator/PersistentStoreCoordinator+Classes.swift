@@ -1,8 +1,16 @@
 import Synchronization
 
-/// The table of ``ManagedObject`` subclasses registered per entity, one per coordinator.
+/// The table of ``ManagedObject`` subclasses registered per entity, one per coordinator, with the
+/// class each entity resolved to (its own, its nearest ancestor's, or `ManagedObject`) once asked.
 final class ObjectClassTable: Sendable {
-    let classes = Mutex<[String: ManagedObject.Type]>([:])
+    struct Classes {
+        /// The classes registered, by entity name.
+        var registered: [String: ManagedObject.Type] = [:]
+        /// The class each entity asked for resolved to; emptied by every registration.
+        var resolved: [String: ManagedObject.Type] = [:]
+    }
+
+    let classes = Mutex(Classes())
 }
 
 extension PersistentStoreCoordinator {
@@ -10,17 +18,27 @@ extension PersistentStoreCoordinator {
     /// that have no class of their own) in every context of this coordinator.
     public func register(_ type: ManagedObject.Type, forEntityName entityName: String? = nil) {
         let name = entityName ?? type.entityName
-        objectClasses.classes.withLock { $0[name] = type }
+        objectClasses.classes.withLock { classes in
+            classes.registered[name] = type
+            classes.resolved = [:]
+        }
     }
 
     /// The class registered for `entity` or its nearest ancestor; `ManagedObject` otherwise.
     public func objectClass(forEntity entity: String) -> ManagedObject.Type {
-        let table = objectClasses.classes.withLock { $0 }
-        var current: String? = entity
-        while let name = current {
-            if let type = table[name] { return type }
-            current = managedObjectModel.entitiesByName[name]?.superentityName
+        objectClasses.classes.withLock { classes in
+            if let known = classes.resolved[entity] { return known }
+            var resolved: ManagedObject.Type = ManagedObject.self
+            var current: String? = entity
+            while let name = current {
+                if let type = classes.registered[name] {
+                    resolved = type
+                    break
+                }
+                current = managedObjectModel.entitiesByName[name]?.superentityName
+            }
+            classes.resolved[entity] = resolved
+            return resolved
         }
-        return ManagedObject.self
     }
 }

@@ -101,6 +101,10 @@ public struct EntityDescription: Sendable, Hashable {
     /// Whether some attribute is transient (kept in memory only).
     var hasTransientAttributes: Bool { storage.fields.hasTransientAttributes }
 
+    /// The default values of the attributes that have one, by name: what an inserted object
+    /// starts with.
+    var defaultAttributeValues: [String: AttributeValue] { storage.fields.defaultAttributeValues }
+
     /// Whether some attribute is transformable (its stored bytes are not its Swift value).
     var hasTransformableAttributes: Bool { storage.fields.hasTransformableAttributes }
 
@@ -202,6 +206,7 @@ extension EntityDescription {
         private(set) var hasTransientAttributes = false
         private(set) var attributeTypesByName: [String: AttributeType] = [:]
         private(set) var hasTransformableAttributes = false
+        private(set) var defaultAttributeValues: [String: AttributeValue] = [:]
         private(set) var storedToOneNames: [String] = []
         private(set) var storedToManyNames: [String] = []
 
@@ -210,6 +215,8 @@ extension EntityDescription {
             relationships = properties.compactMap(\.relationship)
             hasTransientAttributes = attributes.contains(where: \.isTransient)
             hasTransformableAttributes = attributes.contains { $0.type == .transformable }
+            defaultAttributeValues = Dictionary(attributes.compactMap { attribute in attribute.defaultValue.map { (attribute.name, $0) } },
+                                                uniquingKeysWith: { _, last in last })
             storedToOneNames = relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name)
             storedToManyNames = relationships.filter { !$0.isTransient && $0.isToMany }.map(\.name)
             attributeTypesByName = Dictionary(attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { _, last in last })
