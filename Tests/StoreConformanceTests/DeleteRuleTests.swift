@@ -126,4 +126,43 @@ struct DeleteRuleTests {
         try context.save()
         #expect(try context.freshContext().strings(sortedRequest("Country")) == ["France", "Japan"])
     }
+
+    /// Two entities whose to-ones cascade into each other.
+    private func pairs() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Left") {
+                Attribute("name", .string)
+                Relationship("right", to: "Right", inverse: "left", deleteRule: .cascade)
+            }
+            EntityDescription("Right") {
+                Attribute("name", .string)
+                Relationship("left", to: "Left", inverse: "right", deleteRule: .cascade)
+            }
+        }
+    }
+
+    @Test("A cascade that leads back to the object being deleted stops there, saved or not",
+          arguments: StoreUnderTest.all)
+    func cascadeBackToItself(store: StoreUnderTest) throws {
+        let context = try store.makeContext(model: pairs())
+        // Never saved: both go, nothing is left to save.
+        let left = try context.insert("Left", ["name": "L1"])
+        let right = try context.insert("Right", ["name": "R1", "left": left])
+        try context.delete(left)
+        #expect(!context.hasChanges)
+        #expect(context.insertedObjects.isEmpty && context.deletedObjects.isEmpty)
+        #expect(!left.isInserted && !left.isDeleted && !right.isInserted && !right.isDeleted)
+        try context.save()
+
+        // Saved: both are deleted once, and the save removes both rows.
+        let savedLeft = try context.insert("Left", ["name": "L2"])
+        try context.insert("Right", ["name": "R2", "left": savedLeft])
+        try context.save()
+        let fresh = context.freshContext()
+        try fresh.delete(fresh.existingObject(with: savedLeft.objectID))
+        #expect(fresh.deletedObjects.count == 2)
+        try fresh.save()
+        #expect(try context.freshContext().count("Left") == 0)
+        #expect(try context.freshContext().count("Right") == 0)
+    }
 }

@@ -156,4 +156,45 @@ struct LifecycleHookTests {
         #expect(throws: ValidationError.self) { try context.save() }
         #expect(calls(team) == ["awakeFromInsert", "willSave"])
     }
+
+    @Test("What willSave hooks insert, change or delete is what the save writes", arguments: StoreUnderTest.all)
+    func hooksChangeTheSave(store: StoreUnderTest) throws {
+        let (coordinator, _) = try store.makeCoordinator(model: SampleModels.company())
+        final class ScriptedEmployer: ManagedObject {
+            var willSaveCalls = 0
+            var onWillSave: (() throws -> Void)?
+            override func willSave() {
+                super.willSave()
+                willSaveCalls += 1
+                let script = onWillSave
+                onWillSave = nil
+                do { try script?() } catch { Issue.record("the willSave script failed: \(error)") }
+            }
+        }
+        coordinator.register(ScriptedEmployer.self, forEntityName: "Employer")
+        coordinator.register(HookedEmployee.self, forEntityName: "Employee")
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let acme = try #require(try context.insert("Employer", ["name": "Acme"]) as? ScriptedEmployer)
+        let temp = try context.insert("Employee", ["name": "Temp"])
+        let kept = try context.insert("Employee", ["name": "Kept"])
+        var hired: ManagedObject?
+        acme.onWillSave = {
+            hired = try context.insert("Employee", ["name": "Hired in willSave"])
+            try context.delete(temp)
+            try kept.setValue("Kept and renamed", forKey: "name")
+        }
+        try context.save()
+
+        let hire = try #require(hired)
+        #expect(acme.willSaveCalls == 1)
+        #expect(calls(hire) == ["awakeFromInsert", "willSave", "didSave"])
+        // Deleted by the first hook before its turn: never saved, so no willSave.
+        #expect(calls(temp) == ["awakeFromInsert", "prepareForDeletion"])
+        #expect(!context.hasChanges)
+        #expect(!hire.objectID.isTemporaryID && !kept.objectID.isTemporaryID)
+        #expect(try context.object(with: hire.objectID) === hire)
+        let fresh = context.freshContext()
+        let names = try fresh.fetch(sortedRequest("Employee", by: "name")).map { try $0.string("name") }
+        #expect(names == ["Hired in willSave", "Kept and renamed"])
+    }
 }

@@ -11,14 +11,32 @@ extension ManagedObjectContext {
         guard object.pendingChange != .deleted, !object.isInvalidated else { return }
         try object.fulfillFault()
         let wasInserted = object.pendingChange == .inserted
+        // Marked deleted while its delete rules run (an unsaved insert too), so that a rule
+        // leading back to it stops there.
+        setPendingChange(.deleted, of: object)
         if wasInserted {
-            setPendingChange(.none, of: object)
             pendingChanges.inserted.remove(object.objectID)
         } else {
-            setPendingChange(.deleted, of: object)
             pendingChanges.updated.remove(object.objectID)
             pendingChanges.deleted.insert(object.objectID)
         }
+        do {
+            try applyDeleteRules(of: object)
+        } catch {
+            // An unsaved insert is forgotten by the save whatever its rules did.
+            if wasInserted { setPendingChange(.none, of: object) }
+            throw error
+        }
+        if wasInserted {
+            // Never saved, so nothing to delete from a store: the object is simply forgotten.
+            setPendingChange(.none, of: object)
+            registry[object.objectID] = nil
+            object.detach()
+        }
+    }
+
+    /// Calls `prepareForDeletion()` and applies the delete rule of each of `object`'s relationships.
+    private func applyDeleteRules(of object: ManagedObject) throws {
         object.prepareForDeletion()
         for relationship in object.entity.relationships {
             let destinations = try object.destinations(of: relationship)
@@ -37,10 +55,6 @@ extension ManagedObjectContext {
             case .deny, .noAction:
                 break
             }
-        }
-        if wasInserted {
-            registry[object.objectID] = nil
-            object.detach()
         }
     }
 }

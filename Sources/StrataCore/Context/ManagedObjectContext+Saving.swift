@@ -14,13 +14,14 @@ extension ManagedObjectContext {
         checkQueue()
         processPendingChanges()
         guard hasChanges else { return }
+        post(Self.willSaveNotification, ContextChanges(
+            inserted: changeLists.inserted, updated: changeLists.updated, deleted: changeLists.deleted))
+        callWillSave()
+        // What the save writes is what the hooks left.
         let inserted = changeLists.inserted
         let updated = changeLists.updated
         let deleted = changeLists.deleted
-        post(Self.willSaveNotification, ContextChanges(inserted: inserted, updated: updated, deleted: deleted))
-        for list in [inserted, updated, deleted] {
-            for object in list { object.willSave() }
-        }
+        guard !changeLists.isEmpty else { return }
         try validateChanges(inserted: inserted, updated: updated, deleted: deleted)
 
         let committed: [(ManagedObject, ObjectSnapshot)]
@@ -45,6 +46,22 @@ extension ManagedObjectContext {
             for object in list { object.didSave() }
         }
         post(Self.didSaveNotification, ContextChanges(inserted: inserted, updated: updated, deleted: deleted))
+    }
+
+    /// Calls `willSave()` once on every object the save will write, objects that the hooks
+    /// (or the will-save observers) insert, change or delete included; an object a hook took out
+    /// of the save (an unsaved insert it deleted) is not called.
+    private func callWillSave() {
+        var version = changeLists.version
+        let first = changeLists.all
+        for object in first where object.pendingChange != .none { object.willSave() }
+        guard changeLists.version != version else { return }
+        // A hook changed the lists: call the objects not called yet, until nothing changes.
+        var called = Set(first.map(ObjectIdentifier.init))
+        while changeLists.version != version {
+            version = changeLists.version
+            for object in changeLists.all where called.insert(ObjectIdentifier(object)).inserted { object.willSave() }
+        }
     }
 
     /// Replaces the temporary IDs of `objects` with permanent ones from their stores now,

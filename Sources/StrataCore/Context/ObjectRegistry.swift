@@ -104,18 +104,24 @@ struct ObjectRegistry {
     }
 
     /// Registers `objects`, which were registered by `previousIDs` (in the same order), by their
-    /// IDs now: what a save that gave inserted objects permanent IDs asks. Every object is
-    /// registered by its previous ID, as a context's inserted objects always are.
+    /// IDs now: what a save that gave inserted objects permanent IDs asks. When they held every
+    /// temporary entry, the temporary table is emptied at once.
     mutating func rekey(_ objects: [ManagedObject], from previousIDs: [ManagedObjectID]) {
         var temporaryLeft = temporary.count
         for (object, previous) in zip(objects, previousIDs) where previous != object.objectID {
-            if previous.isTemporaryID { temporaryLeft -= 1 } else { self[previous] = nil }
+            if previous.isTemporaryID {
+                if temporary[previous]?.toOpaque() == Entry.passUnretained(object).toOpaque() { temporaryLeft -= 1 }
+            } else {
+                remove(previous, ifHolding: Entry.passUnretained(object))
+            }
             self[object.objectID] = object
         }
         if temporaryLeft == 0 {
             temporary = [:]
         } else {
-            for previous in previousIDs where previous.isTemporaryID { temporary[previous] = nil }
+            for (object, previous) in zip(objects, previousIDs) where previous.isTemporaryID && previous != object.objectID {
+                remove(previous, ifHolding: Entry.passUnretained(object))
+            }
         }
     }
 }

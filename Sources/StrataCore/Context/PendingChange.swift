@@ -18,6 +18,9 @@ struct ChangeLists {
     private(set) var inserted: [ManagedObject] = []
     private(set) var updated: [ManagedObject] = []
     private(set) var deleted: [ManagedObject] = []
+    /// Counts the changes to the lists: equal counts before and after some work mean the work
+    /// changed nothing in them.
+    private(set) var version = 0
 
     /// Whether no object is in any list.
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
@@ -28,6 +31,7 @@ struct ChangeLists {
     /// Moves `object` into the list of `change` (out of the one it was in).
     mutating func set(_ change: PendingChange, of object: ManagedObject) {
         guard object.pendingChange != change else { return }
+        version &+= 1
         switch object.pendingChange {
         case .none: break
         case .inserted: Self.remove(object, from: &inserted)
@@ -46,7 +50,9 @@ struct ChangeLists {
     /// Empties the three lists.
     mutating func removeAll() {
         for object in all { object.pendingChange = .none }
+        let next = version &+ 1
         self = ChangeLists()
+        version = next
     }
 
     private static func remove(_ object: ManagedObject, from list: inout [ManagedObject]) {
