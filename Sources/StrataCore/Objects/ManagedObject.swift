@@ -75,7 +75,9 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     open func awakeFromInsert() {}
     /// Called when the object's values are loaded from its store.
     open func awakeFromFetch() {}
-    /// Called before the object's changes are saved.
+    /// Called once before the object's changes are saved. What it changes — values of this or
+    /// other objects, objects it inserts or deletes — is saved with the rest (an object it
+    /// inserts gets its own `willSave()` call).
     open func willSave() {}
     /// Called after the object's changes were saved, a saved delete included (as in Core Data).
     open func didSave() {}
