@@ -97,4 +97,39 @@ struct OptimisticLockingTests {
         #expect(conflicts.first?.objectSnapshot == nil)
         #expect(try setup.freshContext().strings(sortedRequest("Student")) == ["Changed"])
     }
+
+    @Test("A save of many changed and deleted objects reports exactly those changed or deleted since they were read",
+          arguments: StoreUnderTest.all)
+    func manyObjectsFewConflicts(store: StoreUnderTest) throws {
+        let setup = try store.makeContext(model: SampleModels.student())
+        for number in 1...1_200 { try setup.insert("Student", ["id": number, "name": "S\(number)", "age": 18]) }
+        try setup.save()
+
+        let mine = setup.freshContext()
+        let students = try mine.fetch(sortedRequest("Student", by: "id"))
+        #expect(students.count == 1_200)
+        // Another context changes three of them and deletes one after they were read here.
+        let other = setup.freshContext()
+        let elsewhere = try other.fetch(sortedRequest("Student", by: "id"))
+        for index in [0, 599, 1_199] { try elsewhere[index].setValue("Changed", forKey: "name") }
+        try other.delete(elsewhere[700])
+        try other.save()
+
+        for student in students[..<1_100] { try student.setValue(19, forKey: "age") }
+        for student in students[1_100...] { try mine.delete(student) }
+        let error = try #require(throws: StoreError.self) { try mine.save() }
+        guard case .mergeConflict(let conflicts) = error else {
+            Issue.record("expected a merge conflict, got \(error)")
+            return
+        }
+        let expected = [0, 599, 700, 1_199].map { students[$0].objectID }
+        #expect(Set(conflicts.map(\.objectID)) == Set(expected))
+        #expect(conflicts.first { $0.objectID == students[700].objectID }?.databaseVersion == nil)
+        #expect(conflicts.first { $0.objectID == students[599].objectID }?.databaseVersion == 2)
+        #expect(conflicts.first { $0.objectID == students[1_199].objectID }?.objectSnapshot == nil)
+        // Nothing landed.
+        let checker = setup.freshContext()
+        #expect(try checker.count("Student") == 1_199)
+        #expect(try checker.fetch(sortedRequest("Student", by: "id")).allSatisfy { try $0.value(forKey: "age") as? Int16 == 18 })
+    }
 }

@@ -55,6 +55,8 @@ final class SQLiteRowLayout {
     /// ``insertSQL`` prepared on the store's connection, once a row was first inserted: later rows
     /// skip the connection's statement cache (a lookup by the whole SQL text).
     var insertStatement: SQLiteStatement?
+    /// ``updateSQL`` prepared on the store's connection, once a row was first updated.
+    var updateStatement: SQLiteStatement?
 
     init(entity: EntityDescription, code: Int64, table: SQLiteSchema.Table, model: ManagedObjectModel) {
         var positions: [String: Int] = [:]

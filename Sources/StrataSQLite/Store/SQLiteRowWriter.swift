@@ -36,14 +36,38 @@ struct SQLiteRowWriter {
         return key
     }
 
-    /// The stored `Z_OPT` and entity of a row, or nil when there is no such row.
-    private func stored(_ id: ManagedObjectID) throws -> Int64? {
-        let table = try table(id)
-        let row = try connection.rows("SELECT Z_OPT, Z_ENT FROM \(table.name) WHERE Z_PK = ?", [.integer(try key(id))]) {
-            ($0.int64(0), $0.int64(1))
-        }.first
-        guard let row, schema.namesByCode[row.1] == id.entityName else { return nil }
-        return row.0
+    /// The stored `Z_OPT` of each of `ids` whose row exists and is of the ID's entity, read with
+    /// one query per table and 500 keys, not one query per row.
+    private func storedVersions(_ ids: [ManagedObjectID]) throws -> [ManagedObjectID: Int64] {
+        var groups: [(table: SQLiteSchema.Table, idsByKey: [Int64: [ManagedObjectID]])] = []
+        var groupOfTable: [String: Int] = [:]
+        for id in ids {
+            let table = try table(id)
+            let key = try key(id)
+            let group = groupOfTable[table.name] ?? groups.count
+            if group == groups.count {
+                groups.append((table, [:]))
+                groupOfTable[table.name] = group
+            }
+            groups[group].idsByKey[key, default: []].append(id)
+        }
+        var versions: [ManagedObjectID: Int64] = [:]
+        versions.reserveCapacity(ids.count)
+        for (table, idsByKey) in groups {
+            let keys = Array(idsByKey.keys)
+            var start = 0
+            while start < keys.count {
+                let chunk = keys[start..<min(start + 500, keys.count)]
+                start += chunk.count
+                let marks = chunk.map { _ in "?" }.joined(separator: ", ")
+                let rows = try connection.rows("SELECT Z_PK, Z_OPT, Z_ENT FROM \(table.name) WHERE Z_PK IN (\(marks))",
+                                               chunk.map { .integer($0) }) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
+                for (key, version, code) in rows {
+                    for id in idsByKey[key] ?? [] where schema.namesByCode[code] == id.entityName { versions[id] = version }
+                }
+            }
+        }
+        return versions
     }
 
     /// Applies a save: refuses it whole with a merge conflict when any updated or deleted row's
@@ -51,15 +75,16 @@ struct SQLiteRowWriter {
     func apply(_ request: StoreSaveRequest) throws {
         var conflicts: [MergeConflict] = []
         let reader = SQLiteRowReader(connection: connection, schema: schema, storeIdentifier: storeIdentifier, layouts: layouts)
+        let versions = try storedVersions(request.updated.map(\.objectID) + request.deleted.map(\.objectID))
         for snapshot in request.updated {
-            let current = try stored(snapshot.objectID)
+            let current = versions[snapshot.objectID]
             if current != snapshot.version {
                 conflicts.append(MergeConflict(objectID: snapshot.objectID, cachedVersion: snapshot.version, databaseVersion: current,
                                                databaseSnapshot: try reader.snapshot(for: snapshot.objectID), objectSnapshot: snapshot))
             }
         }
         for deletion in request.deleted {
-            let current = try stored(deletion.objectID)
+            let current = versions[deletion.objectID]
             if current != deletion.version {
                 conflicts.append(MergeConflict(objectID: deletion.objectID, cachedVersion: deletion.version, databaseVersion: current,
                                                databaseSnapshot: try reader.snapshot(for: deletion.objectID), objectSnapshot: nil))
@@ -69,19 +94,19 @@ struct SQLiteRowWriter {
         // SQLite checks unique indexes row by row; the save's final state is what must be unique.
         // Clearing the constrained columns of changed rows first lets values move between rows
         // (even swap) within one save.
+        var constrained: [String: [String]] = [:]
         for snapshot in request.updated {
             let table = try table(snapshot.objectID)
-            let columns = constrainedColumns(table)
+            let columns = constrained[table.name] ?? constrainedColumns(table)
+            constrained[table.name] = columns
             guard !columns.isEmpty else { continue }
             try connection.run("UPDATE \(table.name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
                                [.integer(try key(snapshot.objectID))])
         }
         for index in request.inserted.indices { try insert(request.inserted[index]) }
         try raisePrimaryKeyCounters(for: request.inserted)
-        for snapshot in request.updated {
-            var next = snapshot
-            next.version = snapshot.version &+ 1
-            try update(next)
+        for index in request.updated.indices {
+            try update(request.updated[index], version: request.updated[index].version &+ 1)
         }
         // The to-ones of the rows this save wrote whole: a foreign key one of them already holds
         // is not written again from the inverse to-many.
@@ -176,11 +201,14 @@ struct SQLiteRowWriter {
         try writingRow(of: snapshot) { try statement.run(values) }
     }
 
-    private func update(_ snapshot: ObjectSnapshot) throws {
+    /// Writes `snapshot`'s row with the optimistic-locking version `version`.
+    private func update(_ snapshot: ObjectSnapshot, version: Int64) throws {
         let layout = try layout(snapshot.objectID)
         let row = try rowValues(snapshot, layout)
-        let values: [SQLiteValue] = [.integer(snapshot.version)] + layout.updatedPositions.map { row[$0] } + [row[0]]
-        try writingRow(of: snapshot) { try connection.run(layout.updateSQL, values) }
+        let values: [SQLiteValue] = [.integer(version)] + layout.updatedPositions.map { row[$0] } + [row[0]]
+        let statement = try layout.updateStatement ?? connection.statement(layout.updateSQL)
+        layout.updateStatement = statement
+        try writingRow(of: snapshot) { try statement.run(values) }
         guard connection.changes == 1 else { throw StoreError.missingObject(snapshot.objectID) }
     }
 
