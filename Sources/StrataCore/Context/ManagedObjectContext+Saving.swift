@@ -68,16 +68,10 @@ extension ManagedObjectContext {
     /// before they are saved (root contexts only; objects keep their inserted state).
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
-        let mapping = try persistentStoreCoordinator.permanentIDs(for: temporary.map(\.objectID))
-        for object in temporary {
-            if let permanent = mapping[object.objectID] { rekey(object, to: permanent) }
-        }
-    }
-
-    private func rekey(_ object: ManagedObject, to permanent: ManagedObjectID) {
-        registry[object.objectID] = nil
-        object.objectID = permanent
-        registry[permanent] = object
+        let previousIDs = temporary.map(\.objectID)
+        let permanentIDs = try persistentStoreCoordinator.permanentIDs(inPlaceOf: previousIDs)
+        for (object, id) in zip(temporary, permanentIDs) { object.objectID = id }
+        registry.rekey(temporary, from: previousIDs)
     }
 
     private func validateChanges(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {

@@ -106,15 +106,6 @@ extension PersistentStoreCoordinator {
         return try store.relatedObjectIDs(of: objectID, relationship: relationship)
     }
 
-    /// Permanent IDs for temporary ones, from the stores the objects are assigned to.
-    func permanentIDs(for temporaryIDs: [ManagedObjectID]) throws -> [ManagedObjectID: ManagedObjectID] {
-        let permanent = try permanentIDs(inPlaceOf: temporaryIDs)
-        var mapping: [ManagedObjectID: ManagedObjectID] = [:]
-        mapping.reserveCapacity(temporaryIDs.count)
-        for (id, new) in zip(temporaryIDs, permanent) where id.isTemporaryID { mapping[id] = new }
-        return mapping
-    }
-
     /// The permanent ID of each of `objectIDs`, in their order: a new one from its assigned
     /// store for a temporary ID, the ID itself for a permanent one.
     func permanentIDs(inPlaceOf objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID] {

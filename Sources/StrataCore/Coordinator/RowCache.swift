@@ -23,6 +23,14 @@ final class RowCache: Sendable {
         var current: [ManagedObjectID: ObjectSnapshot] = [:]
         var previous: [ManagedObjectID: ObjectSnapshot] = [:]
 
+        /// The row of `objectID`; one found in the previous generation moves into the current.
+        mutating func lookUp(_ objectID: ManagedObjectID, half: Int) -> ObjectSnapshot? {
+            if let found = current[objectID] { return found }
+            guard let found = previous.removeValue(forKey: objectID) else { return nil }
+            insert(found, half: half)
+            return found
+        }
+
         mutating func insert(_ snapshot: ObjectSnapshot, half: Int) {
             current[snapshot.objectID] = snapshot
             if current.count >= half {
@@ -40,10 +48,7 @@ final class RowCache: Sendable {
         guard capacity > 0 else { return nil }
         return generations.withLock { generations in
             guard !generations.current.isEmpty || !generations.previous.isEmpty else { return nil }
-            if let found = generations.current[objectID] { return found }
-            guard let found = generations.previous.removeValue(forKey: objectID) else { return nil }
-            generations.insert(found, half: max(1, capacity / 2))
-            return found
+            return generations.lookUp(objectID, half: max(1, capacity / 2))
         }
     }
 
@@ -56,14 +61,7 @@ final class RowCache: Sendable {
             var missing: [ManagedObjectID] = []
             let half = max(1, capacity / 2)
             for id in objectIDs {
-                if let cached = generations.current[id] {
-                    found[id] = cached
-                } else if let cached = generations.previous.removeValue(forKey: id) {
-                    generations.insert(cached, half: half)
-                    found[id] = cached
-                } else {
-                    missing.append(id)
-                }
+                if let cached = generations.lookUp(id, half: half) { found[id] = cached } else { missing.append(id) }
             }
             return missing
         }

@@ -181,8 +181,9 @@ final class SQLiteRowReader: SnapshotSource {
         return found
     }
 
-    /// The snapshots of many objects in one query per table (500 keys a query); objects the
-    /// store does not have, or that are of another entity, are left out. In the order asked.
+    /// The snapshots of many objects in one query per table and `IN` list (at most 512 keys);
+    /// objects the store does not have, or that are of another entity, are left out. In the
+    /// order asked.
     func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {
         // The keys to read, by table; runs of IDs of one entity (the usual case) look the
         // entity's table up once.
@@ -204,13 +205,9 @@ final class SQLiteRowReader: SnapshotSource {
         }
         cache.reserveCapacity(cache.count + objectIDs.count)
         for (table, keys) in groups {
-            var start = 0
-            while start < keys.count {
-                let chunk = Array(keys[start..<min(start + 500, keys.count)])
-                start += chunk.count
-                let marks = chunk.map { _ in "?" }.joined(separator: ", ")
-                let statement = try connection.statement("SELECT \(selectList(table)) FROM \(table.name) WHERE Z_PK IN (\(marks))")
-                try statement.forEachRow(chunk.map { .integer($0) }) { row in
+            for list in BatchSQL.inLists(keys) {
+                let statement = try connection.statement("SELECT \(selectList(table)) FROM \(table.name) WHERE Z_PK IN (\(list.marks))")
+                try statement.forEachRow(list.values) { row in
                     let found = try snapshot(row, table)
                     cache[found.objectID] = found
                 }

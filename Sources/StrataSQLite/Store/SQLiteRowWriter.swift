@@ -37,7 +37,7 @@ struct SQLiteRowWriter {
     }
 
     /// The stored `Z_OPT` of each of `ids` whose row exists and is of the ID's entity, read with
-    /// one query per table and 500 keys, not one query per row.
+    /// one query per table and `IN` list, not one query per row.
     private func storedVersions(_ ids: [ManagedObjectID]) throws -> [ManagedObjectID: Int64] {
         var groups: [(table: SQLiteSchema.Table, idsByKey: [Int64: [ManagedObjectID]])] = []
         var groupOfTable: [String: Int] = [:]
@@ -54,14 +54,9 @@ struct SQLiteRowWriter {
         var versions: [ManagedObjectID: Int64] = [:]
         versions.reserveCapacity(ids.count)
         for (table, idsByKey) in groups {
-            let keys = Array(idsByKey.keys)
-            var start = 0
-            while start < keys.count {
-                let chunk = keys[start..<min(start + 500, keys.count)]
-                start += chunk.count
-                let marks = chunk.map { _ in "?" }.joined(separator: ", ")
-                let rows = try connection.rows("SELECT Z_PK, Z_OPT, Z_ENT FROM \(table.name) WHERE Z_PK IN (\(marks))",
-                                               chunk.map { .integer($0) }) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
+            for list in BatchSQL.inLists(idsByKey.keys.sorted()) {
+                let rows = try connection.rows("SELECT Z_PK, Z_OPT, Z_ENT FROM \(table.name) WHERE Z_PK IN (\(list.marks))",
+                                               list.values) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
                 for (key, version, code) in rows {
                     for id in idsByKey[key] ?? [] where schema.namesByCode[code] == id.entityName { versions[id] = version }
                 }
