@@ -104,7 +104,7 @@ extension ManagedObjectContext {
             refreshed.insert(object.objectID)
             guard !object.isFault else { continue }
             let changes = object.changedValues().mapValues { $0.flatMap { Self.dropping(deleted, from: $0) } }
-            if object.pendingChange == .updated { setPendingChange(.none, of: object) }
+            if object.pendingChange == .updated { changeLists.set(.none, of: object) }
             object.turnIntoFault()
             if !changes.isEmpty { reapply.append((object, changes)) }
         }
@@ -112,7 +112,7 @@ extension ManagedObjectContext {
         for id in deleted {
             guard let object = registry[id] else { continue }
             registry[id] = nil
-            setPendingChange(.none, of: object)
+            changeLists.set(.none, of: object)
             pendingChanges.inserted.remove(id)
             pendingChanges.updated.remove(id)
             pendingChanges.deleted.remove(id)

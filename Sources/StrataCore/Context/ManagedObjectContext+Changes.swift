@@ -5,7 +5,7 @@ extension ManagedObjectContext {
         checkQueue()
         let inserted = changeLists.inserted
         let changed = changeLists.updated + changeLists.deleted
-        clearPendingChangeLists()
+        changeLists.removeAll()
         for object in inserted {
             registry[object.objectID] = nil
             object.detach()
@@ -20,7 +20,7 @@ extension ManagedObjectContext {
         let objects = registry.objects
         registry.removeAll()
         for object in objects { object.detach() }
-        clearPendingChangeLists()
+        changeLists.removeAll()
         pendingChanges = ContextChanges()
     }
 
@@ -33,7 +33,7 @@ extension ManagedObjectContext {
         checkQueue()
         guard object.managedObjectContext === self, object.pendingChange != .inserted, !object.isFault else { return }
         let changes = mergeChanges ? object.changedValues() : [:]
-        if object.pendingChange == .updated { setPendingChange(.none, of: object) }
+        if object.pendingChange == .updated { changeLists.set(.none, of: object) }
         // A refreshed object reads its store again, not the coordinator's cached row.
         if parent == nil { persistentStoreCoordinator.rowCache.remove(CollectionOfOne(object.objectID)) }
         object.turnIntoFault()

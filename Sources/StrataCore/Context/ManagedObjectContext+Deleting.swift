@@ -13,7 +13,7 @@ extension ManagedObjectContext {
         let wasInserted = object.pendingChange == .inserted
         // Marked deleted while its delete rules run (an unsaved insert too), so that a rule
         // leading back to it stops there.
-        setPendingChange(.deleted, of: object)
+        changeLists.set(.deleted, of: object)
         if wasInserted {
             pendingChanges.inserted.remove(object.objectID)
         } else {
@@ -24,12 +24,12 @@ extension ManagedObjectContext {
             try applyDeleteRules(of: object)
         } catch {
             // An unsaved insert is forgotten by the save whatever its rules did.
-            if wasInserted { setPendingChange(.none, of: object) }
+            if wasInserted { changeLists.set(.none, of: object) }
             throw error
         }
         if wasInserted {
             // Never saved, so nothing to delete from a store: the object is simply forgotten.
-            setPendingChange(.none, of: object)
+            changeLists.set(.none, of: object)
             registry[object.objectID] = nil
             object.detach()
         }

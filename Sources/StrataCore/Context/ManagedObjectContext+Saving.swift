@@ -40,7 +40,7 @@ extension ManagedObjectContext {
             registry[object.objectID] = nil
             object.detach()
         }
-        clearPendingChangeLists()
+        changeLists.removeAll()
         pendingChanges = ContextChanges()
         for list in [inserted, updated, deleted] {
             for object in list { object.didSave() }
@@ -165,7 +165,7 @@ extension ManagedObjectContext {
             copy.managedObjectContext = parent
             copy.isFault = false
             parent.registry[copy.objectID] = copy
-            parent.setPendingChange(.inserted, of: copy)
+            parent.changeLists.set(.inserted, of: copy)
             parent.pendingChanges.inserted.insert(copy.objectID)
         }
         for object in inserted + updated {
@@ -178,11 +178,11 @@ extension ManagedObjectContext {
         for object in deleted {
             let target = try parent.object(with: object.objectID)
             if target.pendingChange == .inserted {
-                parent.setPendingChange(.none, of: target)
+                parent.changeLists.set(.none, of: target)
                 parent.registry[target.objectID] = nil
                 target.detach()
             } else if target.pendingChange != .deleted {
-                parent.setPendingChange(.deleted, of: target)
+                parent.changeLists.set(.deleted, of: target)
                 parent.pendingChanges.deleted.insert(target.objectID)
             }
         }

@@ -109,7 +109,7 @@ public final class ManagedObjectContext {
         object.attributeValues = object.entity.defaultAttributeValues
         object.attributeValues.reserveCapacity(object.entity.attributes.count)
         registry[object.objectID] = object
-        setPendingChange(.inserted, of: object)
+        changeLists.set(.inserted, of: object)
         pendingChanges.inserted.insert(object.objectID)
         object.awakeFromInsert()
     }
@@ -199,7 +199,7 @@ public final class ManagedObjectContext {
     /// Records that a registered, not inserted object changed.
     func markUpdated(_ object: ManagedObject) {
         guard object.pendingChange == .none else { return }
-        setPendingChange(.updated, of: object)
+        changeLists.set(.updated, of: object)
         pendingChanges.updated.insert(object.objectID)
     }
 

@@ -59,15 +59,3 @@ struct ChangeLists {
         if let index = list.lastIndex(where: { $0 === object }) { list.remove(at: index) }
     }
 }
-
-extension ManagedObjectContext {
-    /// Moves `object` into the change list of `change` (out of the one it was in).
-    func setPendingChange(_ change: PendingChange, of object: ManagedObject) {
-        changeLists.set(change, of: object)
-    }
-
-    /// Empties the three change lists.
-    func clearPendingChangeLists() {
-        changeLists.removeAll()
-    }
-}
