@@ -148,16 +148,15 @@ extension PersistentStoreCoordinator {
             rowCache.remove(request.updated.lazy.map(\.objectID))
             rowCache.remove(request.deleted.lazy.map(\.objectID))
         }
-        // One store, which holds every object of the save: the whole request is its part.
-        let stores = persistentStores
-        if stores.count == 1, let store = stores.first {
-            let identifier = store.identifier
-            func isHeld(_ id: ManagedObjectID) -> Bool { id.storeIdentifier == identifier }
-            if request.inserted.allSatisfy({ isHeld($0.objectID) }), request.updated.allSatisfy({ isHeld($0.objectID) }),
-               request.deleted.allSatisfy({ isHeld($0.objectID) }) {
-                if !request.isEmpty { try store.save(request) }
-                return
-            }
+        // Every object in one loaded store (the usual case): the whole request is its part, with
+        // no store looked up per object and no snapshot copied into a part.
+        let first = (request.inserted.first?.objectID ?? request.updated.first?.objectID ?? request.deleted.first?.objectID)?
+            .storeIdentifier
+        func isInFirst(_ id: ManagedObjectID) -> Bool { id.storeIdentifier == first }
+        if let first, request.inserted.allSatisfy({ isInFirst($0.objectID) }), request.updated.allSatisfy({ isInFirst($0.objectID) }),
+           request.deleted.allSatisfy({ isInFirst($0.objectID) }), let store = persistentStore(withIdentifier: first) {
+            try store.save(request)
+            return
         }
         var parts: [String: StoreSaveRequest] = [:]
         var order: [any PersistentStore] = []
