@@ -85,6 +85,33 @@ struct NotificationTests {
         #expect(recorder.notifications.count == 3)
     }
 
+    @Test("A change made twice, or undone, before a notification is reported once or not at all",
+          arguments: StoreUnderTest.all)
+    func repeatedAndUndoneChanges(store: StoreUnderTest) throws {
+        let context = try seed(store)
+        let recorder = NotificationRecorder(context)
+        let alice = try #require(try context.fetch(sortedRequest("Student")).first)
+        let kept = try context.insert("Student", ["id": 7, "name": "Kept"])
+        let dropped = try context.insert("Student", ["id": 8, "name": "Dropped"])
+        try context.delete(dropped)
+        try alice.setValue(30, forKey: "age")
+        try context.refresh(alice, mergeChanges: false)
+        try alice.setValue(31, forKey: "age")
+        context.processPendingChanges()
+
+        let changes = try #require(recorder.notifications.last?.changes)
+        #expect(changes.inserted == [kept.objectID])
+        #expect(changes.updated == [alice.objectID])
+        #expect(changes.deleted.isEmpty)
+        // Changes that read the same are equal and hash the same, however they were made.
+        let same = ContextChanges(inserted: [kept.objectID], updated: [alice.objectID])
+        #expect(changes == same)
+        #expect(Set([changes, same]).count == 1)
+        var copy = changes
+        copy.inserted.insert(alice.objectID)
+        #expect(changes.inserted == [kept.objectID] && copy.inserted.count == 2)
+    }
+
     @Test("A failed save posts willSave and no didSave", arguments: StoreUnderTest.all)
     func failedSave(store: StoreUnderTest) throws {
         let context = try seed(store)

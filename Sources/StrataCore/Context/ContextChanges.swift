@@ -2,32 +2,44 @@ import Foundation
 
 /// The object IDs a change touched: the payload of every context notification.
 public struct ContextChanges: Sendable, Hashable {
+    /// The IDs behind ``inserted``, ``updated`` and ``deleted``, hashed into sets only when read.
+    var insertedIDs: ObjectIDSet
+    var updatedIDs: ObjectIDSet
+    var deletedIDs: ObjectIDSet
+
     /// Objects inserted (after a save: their permanent IDs).
-    public var inserted: Set<ManagedObjectID> = []
+    public var inserted: Set<ManagedObjectID> {
+        get { insertedIDs.set }
+        set { insertedIDs = ObjectIDSet(newValue) }
+    }
     /// Objects changed.
-    public var updated: Set<ManagedObjectID> = []
+    public var updated: Set<ManagedObjectID> {
+        get { updatedIDs.set }
+        set { updatedIDs = ObjectIDSet(newValue) }
+    }
     /// Objects deleted.
-    public var deleted: Set<ManagedObjectID> = []
+    public var deleted: Set<ManagedObjectID> {
+        get { deletedIDs.set }
+        set { deletedIDs = ObjectIDSet(newValue) }
+    }
 
     /// Creates a change set.
     public init(inserted: Set<ManagedObjectID> = [], updated: Set<ManagedObjectID> = [], deleted: Set<ManagedObjectID> = []) {
-        self.inserted = inserted
-        self.updated = updated
-        self.deleted = deleted
+        insertedIDs = ObjectIDSet(inserted)
+        updatedIDs = ObjectIDSet(updated)
+        deletedIDs = ObjectIDSet(deleted)
     }
 
-    /// The IDs of the objects of three lists.
+    /// The IDs of the objects of three lists: listed now, hashed into sets only if someone reads
+    /// them.
     init(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
-        func ids(_ objects: [ManagedObject]) -> Set<ManagedObjectID> {
-            var ids = Set<ManagedObjectID>(minimumCapacity: objects.count)
-            for object in objects { ids.insert(object.objectID) }
-            return ids
-        }
-        self.init(inserted: ids(inserted), updated: ids(updated), deleted: ids(deleted))
+        insertedIDs = ObjectIDSet(inserted.map(\.objectID))
+        updatedIDs = ObjectIDSet(updated.map(\.objectID))
+        deletedIDs = ObjectIDSet(deleted.map(\.objectID))
     }
 
     /// Whether nothing changed.
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    public var isEmpty: Bool { insertedIDs.isEmpty && updatedIDs.isEmpty && deletedIDs.isEmpty }
 }
 
 /// One notification of a context, as delivered by ``ManagedObjectContext/notifications()``.

@@ -113,9 +113,9 @@ extension ManagedObjectContext {
             guard let object = registry[id] else { continue }
             registry[id] = nil
             changeLists.set(.none, of: object)
-            pendingChanges.inserted.remove(id)
-            pendingChanges.updated.remove(id)
-            pendingChanges.deleted.remove(id)
+            pendingChanges.insertedIDs.remove(id)
+            pendingChanges.updatedIDs.remove(id)
+            pendingChanges.deletedIDs.remove(id)
             object.detach()
             invalidated.insert(id)
         }

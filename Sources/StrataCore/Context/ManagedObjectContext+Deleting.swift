@@ -15,10 +15,10 @@ extension ManagedObjectContext {
         // leading back to it stops there.
         changeLists.set(.deleted, of: object)
         if wasInserted {
-            pendingChanges.inserted.remove(object.objectID)
+            pendingChanges.insertedIDs.remove(object.objectID)
         } else {
-            pendingChanges.updated.remove(object.objectID)
-            pendingChanges.deleted.insert(object.objectID)
+            pendingChanges.updatedIDs.remove(object.objectID)
+            pendingChanges.deletedIDs.insert(object.objectID)
         }
         do {
             try applyDeleteRules(of: object)

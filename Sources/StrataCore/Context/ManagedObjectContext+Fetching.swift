@@ -53,9 +53,14 @@ extension ManagedObjectContext {
             for index in lists.indices {
                 var list: [ObjectSnapshot] = []
                 swap(&list, &lists[index])
-                list.reverse()
-                while let snapshot = list.popLast() {
-                    made.append(try registeredObject(for: snapshot, loadingValues: request.includesPropertyValues))
+                try list.withUnsafeMutableBufferPointer { buffer in
+                    guard let start = buffer.baseAddress else { return }
+                    for position in buffer.indices {
+                        // Moved out, and an empty snapshot moved in so the list stays whole.
+                        let snapshot = (start + position).move()
+                        (start + position).initialize(to: ObjectSnapshot.placeholder)
+                        made.append(try registeredObject(for: snapshot, loadingValues: request.includesPropertyValues))
+                    }
                 }
             }
             objects = made

@@ -166,7 +166,7 @@ extension ManagedObjectContext {
             copy.isFault = false
             parent.registry[copy.objectID] = copy
             parent.changeLists.set(.inserted, of: copy)
-            parent.pendingChanges.inserted.insert(copy.objectID)
+            parent.pendingChanges.insertedIDs.insert(copy.objectID)
         }
         for object in inserted + updated {
             let target = try parent.existingObject(with: object.objectID)
@@ -183,7 +183,7 @@ extension ManagedObjectContext {
                 target.detach()
             } else if target.pendingChange != .deleted {
                 parent.changeLists.set(.deleted, of: target)
-                parent.pendingChanges.deleted.insert(target.objectID)
+                parent.pendingChanges.deletedIDs.insert(target.objectID)
             }
         }
         return committed

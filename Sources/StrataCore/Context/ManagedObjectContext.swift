@@ -110,7 +110,7 @@ public final class ManagedObjectContext {
         object.attributeValues.reserveCapacity(object.entity.attributes.count)
         registry[object.objectID] = object
         changeLists.set(.inserted, of: object)
-        pendingChanges.inserted.insert(object.objectID)
+        pendingChanges.insertedIDs.insert(object.objectID)
         object.awakeFromInsert()
     }
 
@@ -200,7 +200,7 @@ public final class ManagedObjectContext {
     func markUpdated(_ object: ManagedObject) {
         guard object.pendingChange == .none else { return }
         changeLists.set(.updated, of: object)
-        pendingChanges.updated.insert(object.objectID)
+        pendingChanges.updatedIDs.insert(object.objectID)
     }
 
     /// In debug builds, checks that a main-queue context is used on the main queue.

@@ -103,11 +103,26 @@ struct ObjectRegistry {
         tables[table].remove(at: index)
     }
 
+    /// Makes room in the tables of permanent IDs for `ids`, so that registering many objects
+    /// at once grows each table once.
+    private mutating func reserveCapacity(forAdding ids: some Sequence<ManagedObjectID>) {
+        var adding = [Int](repeating: 0, count: tables.count)
+        for id in ids where id.primaryKey != nil {
+            guard let index = tableIndex(of: id, creating: true) else { continue }
+            if index == adding.count { adding.append(0) }
+            adding[index] += 1
+        }
+        for (index, count) in adding.enumerated() where count > 0 {
+            tables[index].reserveCapacity(tables[index].count + count)
+        }
+    }
+
     /// Registers `objects`, which were registered by `previousIDs` (in the same order), by their
     /// IDs now: what a save that gave inserted objects permanent IDs asks. When they held every
     /// temporary entry, the temporary table is emptied at once.
     mutating func rekey(_ objects: [ManagedObject], from previousIDs: [ManagedObjectID]) {
         var temporaryLeft = temporary.count
+        reserveCapacity(forAdding: objects.lazy.map(\.objectID))
         for (object, previous) in zip(objects, previousIDs) where previous != object.objectID {
             if previous.isTemporaryID {
                 if temporary[previous]?.toOpaque() == Entry.passUnretained(object).toOpaque() { temporaryLeft -= 1 }

@@ -11,13 +11,18 @@ extension ManagedObject {
     ///   ``ObjectError/objectNotFound(_:)`` when the object's row is gone,
     ///   ``ObjectError/objectDeleted(_:)`` for an object whose delete was saved.
     public func value(forKey key: String) throws -> Any? {
-        if !isFault, !isInvalidated, let stored = attributeValues[key] {
-            // A loaded value whose Swift value does not depend on its attribute's declared type
-            // (an integer's width does, and so do bytes when a transformer may turn them back).
-            switch stored {
-            case .integer: break
-            case .binary where entity.hasTransformableAttributes: break
-            default: return stored.untypedSwiftValue
+        if !isFault, !isInvalidated {
+            if let stored = attributeValues[key] {
+                // A loaded value: its Swift value depends on its attribute's type only for an
+                // integer (the width) and for bytes a transformer may turn back.
+                switch stored {
+                case .integer:
+                    if let type = entity.attributeTypesByName[key], type != .transformable { return stored.swiftValue(ofType: type) }
+                case .binary where entity.hasTransformableAttributes: break
+                default: return stored.untypedSwiftValue
+                }
+            } else if let destination = toOneValues[key] {
+                return destination
             }
         }
         if let type = entity.attributeTypesByName[key], type != .transformable {

@@ -1,0 +1,80 @@
+import Synchronization
+
+/// A set of object IDs that is hashed only when it is read as a `Set`.
+///
+/// A save reports the IDs of every object it wrote, and a context records the ID of every
+/// object inserted or changed since its last change notification: hundreds of thousands of IDs
+/// for a large import, most of which nobody looks at. Here added IDs are appended to a list
+/// (an ID added twice is listed twice), and the `Set` is made the first time a caller asks for
+/// it, and kept. Removing an ID makes the `Set` first.
+///
+/// A value type: copies share their storage until one of them changes.
+struct ObjectIDSet: Sendable, Hashable {
+    private struct State {
+        /// The IDs while ``set`` is nil, in the order added, repeats included.
+        var list: [ManagedObjectID] = []
+        /// The IDs as a set, once made.
+        var set: Set<ManagedObjectID>?
+
+        mutating func makeSet() -> Set<ManagedObjectID> {
+            if let set { return set }
+            let made = Set(list)
+            set = made
+            list = []
+            return made
+        }
+
+        var isEmpty: Bool { self.set?.isEmpty ?? list.isEmpty }
+    }
+
+    private final class Storage: Sendable {
+        let state: Mutex<State>
+        init(_ state: State) { self.state = Mutex(state) }
+    }
+
+    private var storage: Storage
+
+    /// An empty set.
+    init() { storage = Storage(State()) }
+
+    /// The IDs of `set`.
+    init(_ set: Set<ManagedObjectID>) { storage = Storage(State(set: set)) }
+
+    /// The IDs of `list`.
+    init(_ list: [ManagedObjectID]) { storage = Storage(State(list: list)) }
+
+    /// The IDs as a `Set` (made on the first call, then kept).
+    var set: Set<ManagedObjectID> { storage.state.withLock { $0.makeSet() } }
+
+    /// Whether there are none.
+    var isEmpty: Bool { storage.state.withLock { $0.isEmpty } }
+
+    /// Adds `id`: listed, not hashed, until the set is read.
+    mutating func insert(_ id: ManagedObjectID) {
+        makeUnique()
+        storage.state.withLock { state in
+            if state.set != nil { state.set?.insert(id) } else { state.list.append(id) }
+        }
+    }
+
+    /// Removes `id` if it is in the set.
+    mutating func remove(_ id: ManagedObjectID) {
+        guard !isEmpty else { return }
+        makeUnique()
+        storage.state.withLock { state in
+            _ = state.makeSet()
+            state.set?.remove(id)
+        }
+    }
+
+    private mutating func makeUnique() {
+        guard !isKnownUniquelyReferenced(&storage) else { return }
+        storage = Storage(storage.state.withLock { $0 })
+    }
+
+    static func == (lhs: ObjectIDSet, rhs: ObjectIDSet) -> Bool {
+        lhs.storage === rhs.storage || lhs.set == rhs.set
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(set) }
+}
