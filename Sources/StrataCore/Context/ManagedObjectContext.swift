@@ -108,7 +108,7 @@ public final class ManagedObjectContext {
         object.isFault = false
         object.attributeValues = object.entity.defaultAttributeValues
         object.attributeValues.reserveCapacity(object.entity.attributes.count)
-        registry[object.objectID] = object
+        registry.register(inserted: object)
         changeLists.set(.inserted, of: object)
         pendingChanges.insertedIDs.insert(object.objectID)
         object.awakeFromInsert()

@@ -38,7 +38,7 @@ struct ObjectIDSet: Sendable, Hashable {
     init() { storage = Storage(State()) }
 
     /// The IDs of `set`.
-    init(_ set: Set<ManagedObjectID>) { storage = Storage(State(set: set)) }
+    init(_ set: Set<ManagedObjectID>) { storage = Storage(set.isEmpty ? State() : State(set: set)) }
 
     /// The IDs of `list`.
     init(_ list: [ManagedObjectID]) { storage = Storage(State(list: list)) }

@@ -15,8 +15,10 @@
 /// Objects with permanent IDs are kept in one table per entity and store, by primary key: an
 /// entry is a key and a reference, and the table of the last entity and store asked for is found
 /// by comparing two strings that are, for IDs a store made, the very same strings. Objects with
-/// temporary IDs (inserted and not yet saved) are kept in a table of their own: a save that
-/// gives every one of them a permanent ID empties it at once.
+/// temporary IDs (inserted and not yet saved) are listed as they are registered and put in a
+/// table of their own only when a temporary ID is looked up or removed: a save that gives every
+/// listed object its permanent ID, in the order they were listed, drops the list without
+/// hashing a temporary ID.
 struct ObjectRegistry {
     typealias Entry = Unmanaged<ManagedObject>
 
@@ -31,6 +33,16 @@ struct ObjectRegistry {
     /// The table last found, so that runs of IDs of one entity skip the lookup.
     private var lastTable: (key: TableKey, index: Int)?
     private var temporary: [ManagedObjectID: Entry] = [:]
+    /// Objects registered by temporary IDs and not yet put in `temporary`, in order.
+    private var temporaryBacklog: [(id: ManagedObjectID, entry: Entry)] = []
+
+    /// Puts the backlog of temporary IDs in their table: before any lookup or removal by one.
+    private mutating func fileTemporaryBacklog() {
+        guard !temporaryBacklog.isEmpty else { return }
+        temporary.reserveCapacity(temporary.count + temporaryBacklog.count)
+        for (id, entry) in temporaryBacklog { temporary[id] = entry }
+        temporaryBacklog = []
+    }
 
     /// The index of the table for the entity and store of `objectID`, a permanent ID; with
     /// `creating`, a new empty table when there is none.
@@ -56,13 +68,17 @@ struct ObjectRegistry {
     /// The object registered for `objectID`; assigning nil unregisters it.
     subscript(objectID: ManagedObjectID) -> ManagedObject? {
         mutating get {
-            guard let key = objectID.primaryKey else { return temporary[objectID]?.takeUnretainedValue() }
+            guard let key = objectID.primaryKey else {
+                fileTemporaryBacklog()
+                return temporary[objectID]?.takeUnretainedValue()
+            }
             guard let index = tableIndex(of: objectID, creating: false) else { return nil }
             return tables[index][key]?.takeUnretainedValue()
         }
         set {
             let entry = newValue.map(Entry.passUnretained)
             guard let key = objectID.primaryKey else {
+                fileTemporaryBacklog()
                 temporary[objectID] = entry
                 return
             }
@@ -79,11 +95,17 @@ struct ObjectRegistry {
             for entry in table.values { objects.append(entry.takeUnretainedValue()) }
         }
         for entry in temporary.values { objects.append(entry.takeUnretainedValue()) }
+        for (_, entry) in temporaryBacklog { objects.append(entry.takeUnretainedValue()) }
         return objects
     }
 
     /// How many objects are registered.
-    var count: Int { tables.reduce(temporary.count) { $0 + $1.count } }
+    var count: Int { tables.reduce(temporary.count + temporaryBacklog.count) { $0 + $1.count } }
+
+    /// Registers a newly inserted object by its temporary ID, which no object has yet.
+    mutating func register(inserted object: ManagedObject) {
+        temporaryBacklog.append((object.objectID, Entry.passUnretained(object)))
+    }
 
     /// Unregisters everything.
     mutating func removeAll() {
@@ -93,6 +115,7 @@ struct ObjectRegistry {
     /// Unregisters `objectID` if `object` is what it is registered to: what a freed object asks.
     mutating func remove(_ objectID: ManagedObjectID, ifHolding object: Entry) {
         guard let key = objectID.primaryKey else {
+            fileTemporaryBacklog()
             if let index = temporary.index(forKey: objectID), temporary.values[index].toOpaque() == object.toOpaque() {
                 temporary.remove(at: index)
             }
@@ -101,6 +124,17 @@ struct ObjectRegistry {
         guard let table = tableIndex(of: objectID, creating: false),
               let index = tables[table].index(forKey: key), tables[table].values[index].toOpaque() == object.toOpaque() else { return }
         tables[table].remove(at: index)
+    }
+
+    /// Whether the backlog of temporary IDs lists exactly `objects`, by `previousIDs`, in order,
+    /// each with a permanent ID now.
+    private func isBacklog(of objects: [ManagedObject], from previousIDs: [ManagedObjectID]) -> Bool {
+        for index in objects.indices {
+            let listed = temporaryBacklog[index]
+            guard listed.entry.toOpaque() == Entry.passUnretained(objects[index]).toOpaque(),
+                  !objects[index].objectID.isTemporaryID, listed.id == previousIDs[index] else { return false }
+        }
+        return true
     }
 
     /// Makes room in the tables of permanent IDs for `ids`, so that registering many objects
@@ -121,8 +155,15 @@ struct ObjectRegistry {
     /// IDs now: what a save that gave inserted objects permanent IDs asks. When they held every
     /// temporary entry, the temporary table is emptied at once.
     mutating func rekey(_ objects: [ManagedObject], from previousIDs: [ManagedObjectID]) {
-        var temporaryLeft = temporary.count
         reserveCapacity(forAdding: objects.lazy.map(\.objectID))
+        if temporary.isEmpty, temporaryBacklog.count == objects.count, previousIDs.count == objects.count, isBacklog(of: objects, from: previousIDs) {
+            // Exactly the listed inserts, in order, now permanent: nothing temporary is left.
+            temporaryBacklog = []
+            for object in objects { self[object.objectID] = object }
+            return
+        }
+        fileTemporaryBacklog()
+        var temporaryLeft = temporary.count
         for (object, previous) in zip(objects, previousIDs) where previous != object.objectID {
             if previous.isTemporaryID {
                 if temporary[previous]?.toOpaque() == Entry.passUnretained(object).toOpaque() { temporaryLeft -= 1 }

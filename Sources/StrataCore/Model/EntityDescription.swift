@@ -115,6 +115,13 @@ public struct EntityDescription: Sendable, Hashable {
     /// The names of the to-many relationships that are stored (not transient), in order.
     var storedToManyNames: [String] { storage.fields.storedToManyNames }
 
+    /// The inverse of each relationship that has one, by the relationship's name: the
+    /// destination entity's relationship (filled in by the model).
+    var inverseRelationships: [String: RelationshipDescription] {
+        get { storage.fields.inverseRelationships }
+        set { update { $0.inverseRelationships = newValue } }
+    }
+
     /// The description's values, shared by every copy: an object or a model holding an entity
     /// holds one reference, and the property lists are made once, when the properties are set.
     private var storage: Storage
@@ -200,6 +207,7 @@ extension EntityDescription {
         var subentityNames: [String] = []
         var rootEntityName: String = ""
         var versionHash = Data()
+        var inverseRelationships: [String: RelationshipDescription] = [:]
         private(set) var attributes: [AttributeDescription] = []
         private(set) var relationships: [RelationshipDescription] = []
         private(set) var propertiesWithRules: [PropertyDescription] = []

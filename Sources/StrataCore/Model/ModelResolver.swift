@@ -43,6 +43,15 @@ struct ModelResolver {
         for entity in entities { _ = try resolveEntity(entity.name) }
 
         for entity in entities { try checkProperties(of: resolved[entity.name]!, in: resolved) }
+        for name in resolved.keys {
+            var inverses: [String: RelationshipDescription] = [:]
+            for relationship in resolved[name]!.relationships {
+                guard let inverseName = relationship.inverseName,
+                      let inverse = resolved[relationship.destinationEntityName]?.relationship(named: inverseName) else { continue }
+                inverses[relationship.name] = inverse
+            }
+            resolved[name]!.inverseRelationships = inverses
+        }
 
         // Version hashes, parents before children.
         var hashed: [String: Data] = [:]

@@ -42,9 +42,7 @@ extension ManagedObject {
 
     /// The inverse of relationship `key`, if it has one.
     func inverse(of key: String) -> RelationshipDescription? {
-        guard let relationship = entity.relationship(named: key), let inverseName = relationship.inverseName else { return nil }
-        let model = managedObjectContext?.persistentStoreCoordinator.managedObjectModel
-        return model?.entitiesByName[relationship.destinationEntityName]?.relationship(named: inverseName)
+        entity.inverseRelationships[key]
     }
 
     /// Sets a to-one and keeps the inverse side consistent.
