@@ -83,6 +83,9 @@ struct SQLiteStoreTests {
         #expect(try sqlite3(url, "SELECT ZTOPIC, ZCOURSE, Z_FOK_COURSE FROM ZLESSON ORDER BY Z_FOK_COURSE") == ["Series|1|1", "Limits|1|2"])
         #expect(try sqlite3(url, "SELECT Z_1COURSES, Z_4STUDENTS FROM Z_1STUDENTS") == ["1|1"])
         #expect(try sqlite3(url, "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'Z_Course_UNIQUE%'") == ["Z_Course_UNIQUE_code"])
+        // As in Core Data's own files: an entity index only on the table of a tree with sub-entities.
+        #expect(try sqlite3(url, "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '%Z_ENT_INDEX' ORDER BY name")
+                == ["ZPERSON_Z_ENT_INDEX"])
         #expect(try sqlite3(url, "PRAGMA journal_mode") == ["wal"])
         let uuid = try #require(try sqlite3(url, "SELECT Z_UUID FROM Z_METADATA").first)
         let metadata = try SQLiteStore.readMetadata(at: url)

@@ -280,7 +280,10 @@ struct SQLiteSchema: Sendable {
                 ["\(column.name) \(column.type)"] + (entityColumnAfter[column.name].map { ["\($0) INTEGER"] } ?? [])
             }
             statements.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
-            statements.append("CREATE INDEX \(table.name)_Z_ENT_INDEX ON \(table.name) (Z_ENT)")
+            // As Core Data: only a table several entities share is indexed by entity.
+            if model.entities.contains(where: { $0.rootEntityName == table.rootEntity && $0.superentityName != nil }) {
+                statements.append("CREATE INDEX \(table.name)_Z_ENT_INDEX ON \(table.name) (Z_ENT)")
+            }
             for column in table.toOneColumns.values.sorted() {
                 statements.append("CREATE INDEX \(table.name)_\(column)_INDEX ON \(table.name) (\(column))")
             }
