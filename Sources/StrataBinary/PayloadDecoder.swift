@@ -48,7 +48,8 @@ struct PayloadDecoder {
             }
             let id = ManagedObjectID(entityName: objectEntity.name, storeIdentifier: storeIdentifier,
                                      primaryKey: try primaryKey(&reader))
-            var snapshot = ObjectSnapshot(objectID: id, version: Int64(bitPattern: try reader.varint()))
+            var snapshot = ObjectSnapshot(objectID: id, version: Int64(bitPattern: try reader.varint()),
+                                          attributes: AttributeValues(layout: objectEntity.attributeLayout))
             for _ in 0..<(try reader.count(minimumItemSize: 2)) {
                 let keyStart = reader.offset
                 let key = try string(&reader)

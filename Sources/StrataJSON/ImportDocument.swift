@@ -195,7 +195,7 @@ public struct ImportDocument {
 
     private mutating func readObject(_ entry: Entry, id: ManagedObjectID, ids: [String: ManagedObjectID]) -> ObjectSnapshot {
         let path = "$.objects[\(entry.index)]"
-        var snapshot = ObjectSnapshot(objectID: id)
+        var snapshot = ObjectSnapshot(objectID: id, attributes: AttributeValues(layout: entry.entity.attributeLayout))
         let attributes = members(of: entry.members["attributes"], at: "\(path).attributes")
         for attribute in entry.entity.attributes where !attribute.isTransient && attributes[attribute.name] == nil {
             if let value = attribute.defaultValue { snapshot.attributes[attribute.name] = value }

@@ -256,7 +256,6 @@ final class XMLDocumentReader {
         let name: String
         let index: Int
         let root: Root
-        let attributeCount: Int
         @exclusivity(unchecked) var propertiesByName: [String: Property] = [:]
         @exclusivity(unchecked) var spellings = SpellingCache<Property>()
         /// The attributes and relationships that `Property` values refer to.
@@ -266,7 +265,6 @@ final class XMLDocumentReader {
             name = description.name
             self.index = index
             self.root = root
-            attributeCount = description.properties.reduce(0) { $0 + ($1.attribute == nil ? 0 : 1) }
         }
     }
 
@@ -486,7 +484,7 @@ final class XMLDocumentReader {
         }
         let id = ManagedObjectID(entityName: entity.name, storeIdentifier: storeIdentifier, primaryKey: pk)
         var snapshot = ObjectSnapshot(objectID: id, version: objectVersion)
-        snapshot.attributes.reserveCapacity(entity.attributeCount)
+        snapshot.attributes = AttributeValues(layout: entity.description.attributeLayout)
         self.snapshot = snapshot
         object = OpenObject(id: id, entity: entity, key: objectKey, primaryKey: pk,
                             firstReference: references.count, line: line)

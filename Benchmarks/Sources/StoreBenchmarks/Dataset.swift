@@ -235,7 +235,7 @@ struct Dataset: PseudoRandomValues {
         }
         for b in 0..<books {
             let r = book(b)
-            var attributes: [String: AttributeValue] = [
+            var attributes: AttributeValues = [
                 "title": .string(r.title), "isbn": .integer(r.isbn), "edition": .integer(Int64(r.edition)),
                 "pages": .integer(Int64(r.pages)), "price": .decimal(r.price), "weight": .float(r.weight),
                 "rating": .double(r.rating), "inPrint": .boolean(r.inPrint), "published": .date(r.published),

@@ -32,8 +32,10 @@ struct GenericBatchExecutor {
         var snapshots: [ObjectSnapshot] = []
         snapshots.reserveCapacity(keys.count)
         for (key, values) in zip(keys, insert.objects) {
+            var attributes = AttributeValues(layout: entity.attributeLayout)
+            for (name, value) in values { attributes[name] = value }
             snapshots.append(ObjectSnapshot(objectID: ManagedObjectID(entityName: entity.name, storeIdentifier: identifier, primaryKey: key),
-                                            version: 1, attributes: values, toMany: toMany))
+                                            version: 1, attributes: attributes, toMany: toMany))
         }
         do {
             try store.save(StoreSaveRequest(inserted: snapshots))

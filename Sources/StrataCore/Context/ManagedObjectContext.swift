@@ -35,16 +35,19 @@ public final class ManagedObjectContext {
     /// A name for logs and debugging.
     public var name: String?
 
-    var registry = ObjectRegistry()
+    // The bookkeeping below is read and written for every object a fetch or a save touches, on
+    // the context's own queue only, and never while another access to it is open: it is exempt
+    // from run-time exclusivity checks, which cost more than the work they guard.
+    @exclusivity(unchecked) var registry = ObjectRegistry()
     /// The objects inserted, changed and deleted since the last save, in the order they were.
-    var changeLists = ChangeLists()
+    @exclusivity(unchecked) var changeLists = ChangeLists()
     /// Objects inserted since the last save.
     public var insertedObjects: OrderedSet<ManagedObject> { OrderedSet(uncheckedUniqueElements: changeLists.inserted) }
     /// Objects changed since the last save.
     public var updatedObjects: OrderedSet<ManagedObject> { OrderedSet(uncheckedUniqueElements: changeLists.updated) }
     /// Objects deleted since the last save.
     public var deletedObjects: OrderedSet<ManagedObject> { OrderedSet(uncheckedUniqueElements: changeLists.deleted) }
-    var pendingChanges = ContextChanges()
+    @exclusivity(unchecked) var pendingChanges = ContextChanges()
     var changeContinuations: [UUID: AsyncStream<ContextNotification>.Continuation] = [:]
 
     /// Creates a root context that saves through `coordinator`.
@@ -107,7 +110,6 @@ public final class ManagedObjectContext {
         object.managedObjectContext = self
         object.isFault = false
         object.attributeValues = object.entity.defaultAttributeValues
-        object.attributeValues.reserveCapacity(object.entity.attributes.count)
         registry.register(inserted: object)
         changeLists.set(.inserted, of: object)
         pendingChanges.insertedIDs.insert(object.objectID)
@@ -222,7 +224,7 @@ extension ManagedObjectContext: Sendable {}
 extension ManagedObject {
     /// Cuts the object loose from its context, dropping references to other objects.
     func detach() {
-        attributeValues = [:]
+        attributeValues = AttributeValues()
         toOneValues = [:]
         toManyValues = [:]
         unresolvedToMany = [:]

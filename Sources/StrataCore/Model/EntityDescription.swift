@@ -101,9 +101,16 @@ public struct EntityDescription: Sendable, Hashable {
     /// Whether some attribute is transient (kept in memory only).
     var hasTransientAttributes: Bool { storage.fields.hasTransientAttributes }
 
-    /// The default values of the attributes that have one, by name: what an inserted object
-    /// starts with.
-    var defaultAttributeValues: [String: AttributeValue] { storage.fields.defaultAttributeValues }
+    /// The default values of the attributes that have one, in ``attributeLayout``: what an
+    /// inserted object starts with.
+    var defaultAttributeValues: AttributeValues { storage.fields.defaultAttributeValues }
+
+    /// Where each attribute's value sits in the ``AttributeValues`` of the entity's objects and
+    /// snapshots: every attribute, inherited first, in order.
+    public var attributeLayout: AttributeLayout { storage.fields.attributeLayout }
+
+    /// The type of the attribute at each position of ``attributeLayout``.
+    var attributeTypesByPosition: [AttributeType] { storage.fields.attributeTypesByPosition }
 
     /// Whether some attribute is transformable (its stored bytes are not its Swift value).
     var hasTransformableAttributes: Bool { storage.fields.hasTransformableAttributes }
@@ -214,7 +221,9 @@ extension EntityDescription {
         private(set) var hasTransientAttributes = false
         private(set) var attributeTypesByName: [String: AttributeType] = [:]
         private(set) var hasTransformableAttributes = false
-        private(set) var defaultAttributeValues: [String: AttributeValue] = [:]
+        private(set) var defaultAttributeValues = AttributeValues()
+        private(set) var attributeLayout = AttributeLayout.empty
+        private(set) var attributeTypesByPosition: [AttributeType] = []
         private(set) var storedToOneNames: [String] = []
         private(set) var storedToManyNames: [String] = []
 
@@ -223,11 +232,14 @@ extension EntityDescription {
             relationships = properties.compactMap(\.relationship)
             hasTransientAttributes = attributes.contains(where: \.isTransient)
             hasTransformableAttributes = attributes.contains { $0.type == .transformable }
-            defaultAttributeValues = Dictionary(attributes.compactMap { attribute in attribute.defaultValue.map { (attribute.name, $0) } },
-                                                uniquingKeysWith: { _, last in last })
+            attributeLayout = AttributeLayout(names: attributes.map(\.name),
+                                              otherNames: properties.filter { $0.attribute == nil }.map(\.name))
+            defaultAttributeValues = AttributeValues(layout: attributeLayout)
+            for attribute in attributes { if let value = attribute.defaultValue { defaultAttributeValues[attribute.name] = value } }
             storedToOneNames = relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name)
             storedToManyNames = relationships.filter { !$0.isTransient && $0.isToMany }.map(\.name)
             attributeTypesByName = Dictionary(attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { _, last in last })
+            attributeTypesByPosition = attributeLayout.names.compactMap { attributeTypesByName[$0] }
             propertiesWithRules = properties.filter { property in
                 switch property {
                 case .attribute(let attribute):

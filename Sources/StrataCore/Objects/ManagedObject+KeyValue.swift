@@ -11,25 +11,19 @@ extension ManagedObject {
     ///   ``ObjectError/objectNotFound(_:)`` when the object's row is gone,
     ///   ``ObjectError/objectDeleted(_:)`` for an object whose delete was saved.
     public func value(forKey key: String) throws -> Any? {
-        if !isFault, !isInvalidated {
-            if let stored = attributeValues[key] {
-                // A loaded value: its Swift value depends on its attribute's type only for an
-                // integer (the width) and for bytes a transformer may turn back.
-                switch stored {
-                case .integer:
-                    if let type = entity.attributeTypesByName[key], type != .transformable { return stored.swiftValue(ofType: type) }
-                case .binary where entity.hasTransformableAttributes: break
-                default: return stored.untypedSwiftValue
-                }
-            } else if let destination = toOneValues[key] {
-                return destination
+        let layout = entity.attributeLayout
+        if let position = layout.position(of: key) {
+            let type = entity.attributeTypesByPosition[position]
+            if type != .transformable {
+                // An attribute that needs no transformer: read by position, without copying its
+                // description.
+                try fulfillFault()
+                try checkUsable()
+                let stored = attributeValues.layout === layout ? attributeValues[position: position] : attributeValues[key]
+                return stored?.swiftValue(ofType: type)
             }
-        }
-        if let type = entity.attributeTypesByName[key], type != .transformable {
-            // An attribute that needs no transformer: read without copying its description.
-            try fulfillFault()
-            try checkUsable()
-            return attributeValues[key]?.swiftValue(ofType: type)
+        } else if !isFault, !isInvalidated, let destination = toOneValues[key] {
+            return destination
         }
         let property = try propertyDescription(forKey: key)
         try fulfillFault()
@@ -62,15 +56,24 @@ extension ManagedObject {
     ///   ``ObjectError/wrongValueType(entity:key:expected:found:)``,
     ///   ``ObjectError/valueOutOfRange(entity:key:value:)``, ``ObjectError/wrongContext(_:)``.
     public func setValue(_ value: Any?, forKey key: String) throws {
-        if let type = entity.attributeTypesByName[key], type != .transformable {
-            // An attribute that needs no transformer: set without copying its description, with
-            // one lookup of the key in the values. An object in a change list is in a live
-            // context (a context cuts its objects loose when it goes), so it needs no check.
+        let layout = entity.attributeLayout
+        if let position = layout.position(of: key), entity.attributeTypesByPosition[position] != .transformable {
+            // An attribute that needs no transformer: set by position, without copying its
+            // description. An object in a change list is in a live context (a context cuts its
+            // objects loose when it goes), so it needs no check.
             let tracked = pendingChange != .none
             if !tracked { try checkMutable() }
             try fulfillFault()
+            let type = entity.attributeTypesByPosition[position]
             let stored = try value.map { try AttributeValue.make(from: $0, ofType: type, key: key, entity: entity.name) }
-            let previous = if let stored { attributeValues.updateValue(stored, forKey: key) } else { attributeValues.removeValue(forKey: key) }
+            let previous: AttributeValue?
+            if attributeValues.layout === layout {
+                previous = attributeValues[position: position]
+                attributeValues[position: position] = stored
+            } else {
+                previous = attributeValues[key]
+                attributeValues[key] = stored
+            }
             if previous != stored, !tracked { markChanged() }
             return
         }

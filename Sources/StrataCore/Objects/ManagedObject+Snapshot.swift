@@ -13,7 +13,7 @@ extension ManagedObject {
 
     /// Fills the object from a stored snapshot.
     func load(_ snapshot: consuming ObjectSnapshot, in context: ManagedObjectContext) throws {
-        attributeValues = snapshot.attributes
+        attributeValues = snapshot.attributes.laidOut(as: entity.attributeLayout)
         var toOnes: [String: ManagedObject] = [:]
         if !snapshot.toOne.isEmpty {
             toOnes.reserveCapacity(snapshot.toOne.count)
@@ -29,7 +29,7 @@ extension ManagedObject {
 
     /// Drops the loaded values; the next access loads them again.
     func turnIntoFault() {
-        attributeValues = [:]
+        attributeValues = AttributeValues()
         toOneValues = [:]
         toManyValues = [:]
         unresolvedToMany = [:]
@@ -48,9 +48,8 @@ extension ManagedObject {
         }
         var snapshot = ObjectSnapshot(objectID: objectID, version: version)
         if entity.hasTransientAttributes {
-            for attribute in entity.attributes where !attribute.isTransient {
-                if let value = attributeValues[attribute.name] { snapshot.attributes[attribute.name] = value }
-            }
+            snapshot.attributes = attributeValues
+            for attribute in entity.attributes where attribute.isTransient { snapshot.attributes[attribute.name] = nil }
         } else {
             snapshot.attributes = attributeValues   // every value is stored: shared, not copied
         }

@@ -11,25 +11,30 @@ import OrderedCollections
 /// ``objectID`` between contexts instead.
 open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomStringConvertible {
     /// The object's ID; temporary until the first save.
-    public internal(set) var objectID: ManagedObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The object's entity.
     public let entity: EntityDescription
     /// The context the object lives in; nil once deleted and saved, or after a reset.
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    // The state below is read for every value read and written for every value set, on the
+    // context's queue only, and never while another access to it is open: it is exempt from
+    // run-time exclusivity checks, which cost more than the reads they guard.
 
     /// Whether the object's values have not been loaded yet.
-    public internal(set) var isFault: Bool = true
+    @exclusivity(unchecked) public internal(set) var isFault: Bool = true
     /// Whether the object was deleted and that delete was saved or the context was reset.
-    var isInvalidated = false
+    @exclusivity(unchecked) var isInvalidated = false
     /// Which change list of its context holds the object.
-    var pendingChange = PendingChange.none
+    @exclusivity(unchecked) var pendingChange = PendingChange.none
 
-    var attributeValues: [String: AttributeValue] = [:]
-    var toOneValues: [String: ManagedObject] = [:]
-    var toManyValues: [String: OrderedSet<ManagedObject>] = [:]
-    var unresolvedToMany: [String: [ManagedObjectID]] = [:]
+    /// The attribute values, in the entity's layout once the object is loaded or inserted.
+    @exclusivity(unchecked) var attributeValues = AttributeValues()
+    @exclusivity(unchecked) var toOneValues: [String: ManagedObject] = [:]
+    @exclusivity(unchecked) var toManyValues: [String: OrderedSet<ManagedObject>] = [:]
+    @exclusivity(unchecked) var unresolvedToMany: [String: [ManagedObjectID]] = [:]
     /// The last saved state the object knows; nil for an inserted object.
-    var committedSnapshot: ObjectSnapshot?
+    @exclusivity(unchecked) var committedSnapshot: ObjectSnapshot?
 
     /// Creates an object of `entity` with `objectID`. Contexts call this; to make a new object
     /// use ``ManagedObjectContext/insertNewObject(forEntityName:)`` or ``init(context:)``.

@@ -8,8 +8,9 @@ public struct ObjectSnapshot: Sendable, Hashable {
     public var objectID: ManagedObjectID
     /// The optimistic-locking version, raised by every save of the object.
     public var version: Int64
-    /// Non-nil attribute values by name.
-    public var attributes: [String: AttributeValue]
+    /// Non-nil attribute values by name (kept in the entity's ``AttributeLayout`` when a store
+    /// made the snapshot for an entity).
+    public var attributes: AttributeValues
     /// Non-nil to-one destinations by relationship name.
     public var toOne: [String: ManagedObjectID]
     /// To-many destinations by relationship name, in order for ordered relationships.
@@ -19,7 +20,7 @@ public struct ObjectSnapshot: Sendable, Hashable {
     public init(
         objectID: ManagedObjectID,
         version: Int64 = 1,
-        attributes: [String: AttributeValue] = [:],
+        attributes: AttributeValues = AttributeValues(),
         toOne: [String: ManagedObjectID] = [:],
         toMany: [String: [ManagedObjectID]] = [:]
     ) {

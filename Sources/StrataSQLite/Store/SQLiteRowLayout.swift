@@ -11,7 +11,10 @@ final class SQLiteRowLayout {
     struct Attribute {
         let name: String
         let type: AttributeType
+        /// Where the column sits in the row.
         let position: Int
+        /// Where the value sits in the entity's ``AttributeLayout``.
+        let slot: Int
     }
 
     /// A stored to-one and its foreign-key column.
@@ -37,12 +40,9 @@ final class SQLiteRowLayout {
     let attributes: [Attribute]
     /// The entity's stored to-ones that have a column, in the entity's order.
     let toOnes: [ToOne]
-    /// A snapshot's attributes with every attribute of ``attributes`` present (each holding a
-    /// placeholder), and where each one sits: a row's values are put in place by index into a
-    /// copy, with no key hashed per value.
-    let attributeTemplate: [String: AttributeValue]
-    /// The index in ``attributeTemplate`` of each of ``attributes``, in order.
-    let attributeTemplateIndexes: [Dictionary<String, AttributeValue>.Index]
+    /// The entity's attribute layout: a row's values are put in place by slot, and a snapshot
+    /// in this layout is read by slot, with no name hashed per value.
+    let attributeLayout: AttributeLayout
     /// How many values a whole row has: the three bookkeeping columns and every table column.
     let width: Int
     /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <every column>) VALUES (?, …)`.
@@ -64,10 +64,11 @@ final class SQLiteRowLayout {
         entityName = entity.name
         self.code = code
         self.table = table
-        attributes = entity.attributes.compactMap { attribute in
+        attributeLayout = entity.attributeLayout
+        attributes = entity.attributes.compactMap { [attributeLayout] attribute in
             guard !attribute.isTransient, let column = table.attributeColumns[attribute.name],
-                  let position = positions[column] else { return nil }
-            return Attribute(name: attribute.name, type: attribute.type, position: position)
+                  let position = positions[column], let slot = attributeLayout.position(of: attribute.name) else { return nil }
+            return Attribute(name: attribute.name, type: attribute.type, position: position, slot: slot)
         }
         toOnes = entity.relationships.compactMap { relationship in
             guard !relationship.isToMany, !relationship.isTransient, let column = table.toOneColumns[relationship.name],
@@ -77,9 +78,6 @@ final class SQLiteRowLayout {
                          destinationHasSubentities: model.entity(named: destination)?.subentityNames.isEmpty == false,
                          position: position)
         }
-        let template = Dictionary(attributes.map { ($0.name, AttributeValue.boolean(false)) }, uniquingKeysWith: { first, _ in first })
-        attributeTemplate = template
-        attributeTemplateIndexes = attributes.compactMap { template.index(forKey: $0.name) }
         width = table.columns.count + Self.firstColumn
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
         insertSQL = "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"

@@ -57,21 +57,15 @@ final class SQLiteRowReader: SnapshotSource {
         let key = row.int64(0)
         guard let layout = layouts.layout(code: row.int64(1)), layout.table.name == table.name else { throw unknownEntity(row, table) }
         var snapshot = ObjectSnapshot(objectID: id(layout.entityName, key), version: row.int64(2))
-        var attributes = layout.attributeTemplate
-        var absent: [String] = []
-        for (attribute, index) in zip(layout.attributes, layout.attributeTemplateIndexes) {
+        var attributes = AttributeValues(layout: layout.attributeLayout)
+        for attribute in layout.attributes {
             do {
-                if let value = try SQLiteValueCoding.decode(row.value(attribute.position), as: attribute.type) {
-                    attributes.values[index] = value
-                } else {
-                    absent.append(attribute.name)
-                }
+                attributes[position: attribute.slot] = try SQLiteValueCoding.decode(row.value(attribute.position), as: attribute.type)
             } catch {
                 throw StoreError.corruptStore(file: file, offset: nil,
                                               reason: "\(layout.entityName) row \(key), attribute '\(attribute.name)': \(error.description)")
             }
         }
-        for name in absent { attributes.removeValue(forKey: name) }
         snapshot.attributes = attributes
         for toOne in layout.toOnes where !row.isNull(toOne.position) {
             let destinationKey = row.int64(toOne.position)

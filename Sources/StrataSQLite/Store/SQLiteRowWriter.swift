@@ -126,8 +126,14 @@ struct SQLiteRowWriter {
         values[0] = .integer(try key(snapshot.objectID))
         values[1] = .integer(layout.code)
         values[2] = .integer(snapshot.version)
-        for attribute in layout.attributes {
-            if let value = snapshot.attributes[attribute.name] { values[attribute.position] = SQLiteValueCoding.encode(value) }
+        if snapshot.attributes.layout === layout.attributeLayout {
+            for attribute in layout.attributes {
+                if let value = snapshot.attributes[position: attribute.slot] { values[attribute.position] = SQLiteValueCoding.encode(value) }
+            }
+        } else {
+            for attribute in layout.attributes {
+                if let value = snapshot.attributes[attribute.name] { values[attribute.position] = SQLiteValueCoding.encode(value) }
+            }
         }
         for toOne in layout.toOnes {
             if let destination = snapshot.toOne[toOne.name] { values[toOne.position] = .integer(try key(destination)) }

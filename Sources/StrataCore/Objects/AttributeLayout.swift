@@ -1,0 +1,93 @@
+/// The names of attributes in order: where each attribute's value sits in ``AttributeValues``.
+///
+/// Every entity has one (``EntityDescription/attributeLayout``, its attributes in model order,
+/// inherited first), shared by the values of every object and snapshot of the entity, so that a
+/// value is found by position rather than by hashing its name into a dictionary.
+public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible {
+    /// The attribute names, each once, in order.
+    public let names: [String]
+    private let positions: [String: Int]
+    /// The names' own bits, for finding a name without hashing it (see ``position(of:)``).
+    private let nameBits: [NameBits]
+    /// The bits of names known not to be attributes (an entity's relationships), so that asking
+    /// for one of them answers nil without hashing it.
+    private let otherNameBits: [NameBits]
+
+    /// A layout of `names`, in order; a repeated name keeps its first position.
+    public convenience init(names: [String]) {
+        self.init(names: names, otherNames: [])
+    }
+
+    /// A layout of `names`, told that `otherNames` are not among them.
+    init(names: [String], otherNames: [String]) {
+        var unique: [String] = []
+        var positions: [String: Int] = [:]
+        for name in names where positions[name] == nil {
+            positions[name] = unique.count
+            unique.append(name)
+        }
+        self.names = unique
+        self.positions = positions
+        self.nameBits = unique.map(NameBits.init)
+        self.otherNameBits = otherNames.filter { positions[$0] == nil }.map(NameBits.init)
+    }
+
+    /// The layout with no names.
+    public static let empty = AttributeLayout(names: [])
+
+    /// The position of `name`, nil when the layout does not have it.
+    ///
+    /// A name that is the very same string as one of the layout's (a string literal in the
+    /// caller's code, or a name read from the model) is found by comparing the string's two
+    /// words with each name's, without hashing; any other spelling is looked up by hash.
+    public func position(of name: String) -> Int? {
+        let bits = NameBits(name)
+        if bits.isComparable {
+            for index in nameBits.indices where nameBits[index] == bits { return index }
+            if otherNameBits.contains(bits) { return nil }
+        }
+        return positions[name]
+    }
+
+    /// This layout with `name` added at the end.
+    func appending(_ name: String) -> AttributeLayout {
+        AttributeLayout(names: names + [name])
+    }
+
+    /// Layouts are equal when their names are, in order.
+    public static func == (lhs: AttributeLayout, rhs: AttributeLayout) -> Bool {
+        lhs === rhs || lhs.names == rhs.names
+    }
+
+    /// Hashes the names.
+    public func hash(into hasher: inout Hasher) { hasher.combine(names) }
+
+    /// The names, in order.
+    public var description: String { "[\(names.joined(separator: ", "))]" }
+}
+
+/// The two words a `String` is made of. Equal words are the same string: a small string holds
+/// its bytes in them, any other one its length and a reference to storage that the layout's own
+/// copy keeps alive and unchanged. Unequal words say nothing (the same text can be stored twice),
+/// so a miss falls back to hashing.
+private struct NameBits: Equatable, Sendable {
+    let first: UInt64
+    let second: UInt64
+
+    init(_ name: String) {
+        #if _pointerBitWidth(_64)
+        (first, second) = unsafeBitCast(name, to: (UInt64, UInt64).self)
+        #else
+        (first, second) = (0, 0)
+        #endif
+    }
+
+    /// Whether the words can be compared on this platform.
+    var isComparable: Bool {
+        #if _pointerBitWidth(_64)
+        true
+        #else
+        false
+        #endif
+    }
+}

@@ -1,0 +1,151 @@
+/// The attribute values of one object, read and written by name like a dictionary and kept by
+/// position in an ``AttributeLayout``.
+///
+/// A nil value is an absent one, as in a dictionary: ``count``, ``keys``, iteration and equality
+/// see the values that are set. Values made for an entity (``init(layout:)`` with the entity's
+/// ``EntityDescription/attributeLayout``) share its layout, and a value is found by position;
+/// setting a name the layout does not have extends the layout for these values alone.
+public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// The names the values are kept by, in order.
+    public private(set) var layout: AttributeLayout
+    /// The value at each position of the layout.
+    private var slots: ContiguousArray<AttributeValue?>
+
+    /// No values.
+    public init() {
+        layout = .empty
+        slots = []
+    }
+
+    /// No values yet, kept in `layout`.
+    public init(layout: AttributeLayout) {
+        self.layout = layout
+        slots = ContiguousArray(repeating: nil, count: layout.names.count)
+    }
+
+    /// The values of a dictionary, kept in the order of their names.
+    public init(_ dictionary: [String: AttributeValue]) {
+        self.init(layout: AttributeLayout(names: dictionary.keys.sorted()))
+        for (name, value) in dictionary { self[name] = value }
+    }
+
+    /// The values of a literal; a repeated name keeps its last value.
+    public init(dictionaryLiteral elements: (String, AttributeValue)...) {
+        self.init(layout: AttributeLayout(names: elements.map(\.0)))
+        for (name, value) in elements { self[name] = value }
+    }
+
+    // MARK: By name
+
+    /// The value of `name`; nil when it has none. Setting nil removes the value.
+    public subscript(name: String) -> AttributeValue? {
+        get { layout.position(of: name).flatMap { slots[$0] } }
+        set {
+            if let position = layout.position(of: name) {
+                slots[position] = newValue
+            } else if let newValue {
+                layout = layout.appending(name)
+                slots.append(newValue)
+            }
+        }
+    }
+
+    /// Sets the value of `name`; returns the value it replaced.
+    @discardableResult
+    public mutating func updateValue(_ value: AttributeValue, forKey name: String) -> AttributeValue? {
+        let previous = self[name]
+        self[name] = value
+        return previous
+    }
+
+    /// Removes the value of `name`; returns it.
+    @discardableResult
+    public mutating func removeValue(forKey name: String) -> AttributeValue? {
+        let previous = self[name]
+        if previous != nil { self[name] = nil }
+        return previous
+    }
+
+    // MARK: By position
+
+    /// The value at `position` of ``layout``: what a store that reads or writes values in the
+    /// entity's ``EntityDescription/attributeLayout`` uses instead of names (check that
+    /// ``layout`` is that layout first: `===`).
+    public subscript(position position: Int) -> AttributeValue? {
+        get { slots[position] }
+        set { slots[position] = newValue }
+    }
+
+    /// These values kept in `other` (the same values when they already are).
+    func laidOut(as other: AttributeLayout) -> AttributeValues {
+        guard layout !== other else { return self }
+        var result = AttributeValues(layout: other)
+        for (name, value) in self { result[name] = value }
+        return result
+    }
+
+    // MARK: Like a dictionary
+
+    /// How many values are set.
+    public var count: Int { slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+
+    /// Whether no value is set.
+    public var isEmpty: Bool { !slots.contains { $0 != nil } }
+
+    /// The names that have a value, in layout order.
+    public var keys: [String] { map(\.key) }
+
+    /// The values that are set, in layout order.
+    public var values: [AttributeValue] { slots.compactMap { $0 } }
+
+    /// The values as a dictionary.
+    public var dictionary: [String: AttributeValue] {
+        Dictionary(uniqueKeysWithValues: map { ($0.key, $0.value) })
+    }
+
+    /// Each name that has a value, with the value, in layout order.
+    public struct Iterator: IteratorProtocol {
+        fileprivate let layout: AttributeLayout
+        fileprivate let slots: ContiguousArray<AttributeValue?>
+        fileprivate var position = 0
+
+        /// The next name and value.
+        public mutating func next() -> (key: String, value: AttributeValue)? {
+            while position < slots.count {
+                defer { position += 1 }
+                if let value = slots[position] { return (layout.names[position], value) }
+            }
+            return nil
+        }
+    }
+
+    /// Iterates the names that have a value, with the value.
+    public func makeIterator() -> Iterator { Iterator(layout: layout, slots: slots) }
+
+    // MARK: Equality
+
+    /// Values are equal when the same names have equal values, whatever their layouts.
+    public static func == (lhs: AttributeValues, rhs: AttributeValues) -> Bool {
+        if lhs.layout === rhs.layout { return lhs.slots == rhs.slots }
+        guard lhs.count == rhs.count else { return false }
+        return lhs.allSatisfy { rhs[$0.key] == $0.value }
+    }
+
+    /// Hashes the names and values, independently of their order.
+    public func hash(into hasher: inout Hasher) {
+        var combined = 0
+        for (name, value) in self {
+            var pair = Hasher()
+            pair.combine(name)
+            pair.combine(value)
+            combined ^= pair.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(combined)
+    }
+
+    /// The values as a dictionary literal.
+    public var description: String {
+        isEmpty ? "[:]" : "[" + map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "]"
+    }
+}
