@@ -28,31 +28,40 @@ final class SQLiteStatement {
             throw connection.error(sql: sql, code: SQLITE_RANGE,
                                    message: "the statement takes \(sqlite3_bind_parameter_count(handle)) values, \(values.count) given")
         }
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let result: Int32 = switch value {
-            case .null: sqlite3_bind_null(handle, index)
-            case .integer(let integer): sqlite3_bind_int64(handle, index, integer)
-            case .real(let real): sqlite3_bind_double(handle, index, real)
-            case .text(let text) where text.isEmpty:
-                sqlite3_bind_text(handle, index, "", 0, Self.transient)   // empty text, not NULL
-            case .text(var text):
-                // With its byte count, so a NUL inside the text is data, not its end.
-                text.withUTF8 { bytes in
-                    bytes.withMemoryRebound(to: CChar.self) { characters in
-                        sqlite3_bind_text64(handle, index, characters.baseAddress, sqlite3_uint64(characters.count),
-                                            Self.transient, UInt8(SQLITE_UTF8))
-                    }
-                }
-            case .blob(let data) where data.isEmpty:
-                sqlite3_bind_zeroblob(handle, index, 0)   // an empty blob, not NULL
-            case .blob(let data):
-                data.withUnsafeBytes { bytes in
-                    sqlite3_bind_blob64(handle, index, bytes.baseAddress, sqlite3_uint64(bytes.count), Self.transient)
+        for (offset, value) in values.enumerated() { try bind(value, at: offset) }
+    }
+
+    /// Binds `value` to the parameter at `offset` (0 for the first), leaving the others as they
+    /// are: for a caller that binds every parameter itself after ``reset()``.
+    func bind(_ value: SQLiteValue, at offset: Int) throws(SQLiteError) {
+        let index = Int32(offset + 1)
+        let result: Int32 = switch value {
+        case .null: sqlite3_bind_null(handle, index)
+        case .integer(let integer): sqlite3_bind_int64(handle, index, integer)
+        case .real(let real): sqlite3_bind_double(handle, index, real)
+        case .text(let text) where text.isEmpty:
+            sqlite3_bind_text(handle, index, "", 0, Self.transient)   // empty text, not NULL
+        case .text(var text):
+            // With its byte count, so a NUL inside the text is data, not its end.
+            text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { characters in
+                    sqlite3_bind_text64(handle, index, characters.baseAddress, sqlite3_uint64(characters.count),
+                                        Self.transient, UInt8(SQLITE_UTF8))
                 }
             }
-            guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
+        case .blob(let data) where data.isEmpty:
+            sqlite3_bind_zeroblob(handle, index, 0)   // an empty blob, not NULL
+        case .blob(let data):
+            data.withUnsafeBytes { bytes in
+                sqlite3_bind_blob64(handle, index, bytes.baseAddress, sqlite3_uint64(bytes.count), Self.transient)
+            }
         }
+        guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
+    }
+
+    /// Runs the statement, with what was bound since ``reset()``, to its end.
+    func runBound() throws(SQLiteError) {
+        while try step() {}
     }
 
     /// Advances to the next row: true when there is one, false when the statement is done.

@@ -45,6 +45,9 @@ final class SQLiteRowLayout {
     let attributeLayout: AttributeLayout
     /// How many values a whole row has: the three bookkeeping columns and every table column.
     let width: Int
+    /// The positions of the table columns that neither ``attributes`` nor ``toOnes`` fill (other
+    /// entities' columns, order columns): an inserted row of this entity holds NULL there.
+    let unfilledPositions: [Int]
     /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <every column>) VALUES (?, …)`.
     let insertSQL: String
     /// `UPDATE <table> SET Z_OPT = ?, <every column but the order columns> = ? WHERE Z_PK = ?`:
@@ -79,6 +82,8 @@ final class SQLiteRowLayout {
                          position: position)
         }
         width = table.columns.count + Self.firstColumn
+        let filled = Set(attributes.map(\.position)).union(toOnes.map(\.position))
+        unfilledPositions = (Self.firstColumn..<width).filter { !filled.contains($0) }
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
         insertSQL = "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
         // Order columns belong to the to-many side, derived ones to the store: updates keep out.

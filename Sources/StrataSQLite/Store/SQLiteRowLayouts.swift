@@ -29,8 +29,14 @@ final class SQLiteRowLayouts {
         return list
     }
 
+    /// The layout last asked for by name: a save asks for one entity's rows in a run.
+    private var lastByName: (entityName: String, layout: SQLiteRowLayout)?
+
     /// The layout of the entity called `entityName`; nil when the schema has no such entity.
     func layout(entityName: String) -> SQLiteRowLayout? {
-        schema.codes[entityName].flatMap(layout(code:))
+        if let last = lastByName, last.entityName == entityName { return last.layout }
+        guard let layout = schema.codes[entityName].flatMap(layout(code:)) else { return nil }
+        lastByName = (entityName, layout)
+        return layout
     }
 }

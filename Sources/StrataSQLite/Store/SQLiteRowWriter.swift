@@ -194,12 +194,31 @@ struct SQLiteRowWriter {
         return ConstraintConflict(entityName: snapshot.objectID.entityName, properties: [], objectID: snapshot.objectID, databaseObjectID: nil)
     }
 
+    /// Inserts `snapshot`'s row, binding each value straight to the prepared insert (the values
+    /// of ``rowValues(_:_:)``, without an array of them per row).
     private func insert(_ snapshot: ObjectSnapshot) throws {
         let layout = try layout(snapshot.objectID)
-        let values = try rowValues(snapshot, layout)
         let statement = try layout.insertStatement ?? connection.statement(layout.insertSQL)
         layout.insertStatement = statement
-        try writingRow(of: snapshot) { try statement.run(values) }
+        let primaryKey = try key(snapshot.objectID)
+        try writingRow(of: snapshot) {
+            statement.reset()
+            try statement.bind(.integer(primaryKey), at: 0)
+            try statement.bind(.integer(layout.code), at: 1)
+            try statement.bind(.integer(snapshot.version), at: 2)
+            for position in layout.unfilledPositions { try statement.bind(.null, at: position) }
+            let attributes = snapshot.attributes
+            let bySlot = attributes.layout === layout.attributeLayout
+            for attribute in layout.attributes {
+                let value = bySlot ? attributes[position: attribute.slot] : attributes[attribute.name]
+                try statement.bind(SQLiteValueCoding.encode(value), at: attribute.position)
+            }
+            for toOne in layout.toOnes {
+                let value: SQLiteValue = if let destination = snapshot.toOne[toOne.name] { .integer(try key(destination)) } else { .null }
+                try statement.bind(value, at: toOne.position)
+            }
+            try statement.runBound()
+        }
     }
 
     /// Writes `snapshot`'s row with the optimistic-locking version `version`.
