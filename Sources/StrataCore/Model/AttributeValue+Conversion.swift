@@ -41,6 +41,12 @@ extension AttributeValue {
         }
         switch type {
         case .integer16, .integer32, .integer64:
+            // The attribute's own width first: the usual value, found with one cast.
+            switch type {
+            case .integer16: if let v = value as? Int16 { return .integer(Int64(v)) }
+            case .integer32: if let v = value as? Int32 { return .integer(Int64(v)) }
+            default: if let v = value as? Int64 { return .integer(v) }
+            }
             guard let integer = exactInteger(value) else { throw wrongType() }
             let (low, high): (Int64, Int64) = switch type {
             case .integer16: (Int64(Int16.min), Int64(Int16.max))

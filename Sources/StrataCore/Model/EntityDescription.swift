@@ -109,6 +109,9 @@ public struct EntityDescription: Sendable, Hashable {
     /// snapshots: every attribute, inherited first, in order.
     public var attributeLayout: AttributeLayout { storage.fields.attributeLayout }
 
+    /// Every relationship by name, found without hashing the name.
+    var relationshipMap: NameMap<RelationshipDescription> { storage.fields.relationshipMap }
+
     /// The type of the attribute at each position of ``attributeLayout``.
     var attributeTypesByPosition: [AttributeType] { storage.fields.attributeTypesByPosition }
 
@@ -124,7 +127,7 @@ public struct EntityDescription: Sendable, Hashable {
 
     /// The inverse of each relationship that has one, by the relationship's name: the
     /// destination entity's relationship (filled in by the model).
-    var inverseRelationships: [String: RelationshipDescription] {
+    var inverseRelationships: NameMap<RelationshipDescription> {
         get { storage.fields.inverseRelationships }
         set { update { $0.inverseRelationships = newValue } }
     }
@@ -214,7 +217,7 @@ extension EntityDescription {
         var subentityNames: [String] = []
         var rootEntityName: String = ""
         var versionHash = Data()
-        var inverseRelationships: [String: RelationshipDescription] = [:]
+        var inverseRelationships: NameMap<RelationshipDescription> = [:]
         private(set) var attributes: [AttributeDescription] = []
         private(set) var relationships: [RelationshipDescription] = []
         private(set) var propertiesWithRules: [PropertyDescription] = []
@@ -224,6 +227,7 @@ extension EntityDescription {
         private(set) var defaultAttributeValues = AttributeValues()
         private(set) var attributeLayout = AttributeLayout.empty
         private(set) var attributeTypesByPosition: [AttributeType] = []
+        private(set) var relationshipMap: NameMap<RelationshipDescription> = [:]
         private(set) var storedToOneNames: [String] = []
         private(set) var storedToManyNames: [String] = []
 
@@ -236,6 +240,10 @@ extension EntityDescription {
                                               otherNames: properties.filter { $0.attribute == nil }.map(\.name))
             defaultAttributeValues = AttributeValues(layout: attributeLayout)
             for attribute in attributes { if let value = attribute.defaultValue { defaultAttributeValues[attribute.name] = value } }
+            relationshipMap = [:]
+            for relationship in relationships where relationshipMap[relationship.name] == nil {
+                relationshipMap[relationship.name] = relationship
+            }
             storedToOneNames = relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name)
             storedToManyNames = relationships.filter { !$0.isTransient && $0.isToMany }.map(\.name)
             attributeTypesByName = Dictionary(attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { _, last in last })

@@ -44,7 +44,7 @@ struct ModelResolver {
 
         for entity in entities { try checkProperties(of: resolved[entity.name]!, in: resolved) }
         for name in resolved.keys {
-            var inverses: [String: RelationshipDescription] = [:]
+            var inverses: NameMap<RelationshipDescription> = [:]
             for relationship in resolved[name]!.relationships {
                 guard let inverseName = relationship.inverseName,
                       let inverse = resolved[relationship.destinationEntityName]?.relationship(named: inverseName) else { continue }

@@ -65,7 +65,8 @@ extension ManagedObject {
             if !tracked { try checkMutable() }
             try fulfillFault()
             let type = entity.attributeTypesByPosition[position]
-            let stored = try value.map { try AttributeValue.make(from: $0, ofType: type, key: key, entity: entity.name) }
+            let stored: AttributeValue?
+            if let value { stored = try AttributeValue.make(from: value, ofType: type, key: key, entity: entity.name) } else { stored = nil }
             let previous: AttributeValue?
             if attributeValues.layout === layout {
                 previous = attributeValues[position: position]
@@ -77,6 +78,11 @@ extension ManagedObject {
             if previous != stored, !tracked { markChanged() }
             return
         }
+        if let relationship = entity.relationshipMap[key] {
+            try fulfillFault()
+            try checkMutable()
+            return try setRelationship(relationship, to: value)
+        }
         let property = try propertyDescription(forKey: key)
         try fulfillFault()
         try checkMutable()
@@ -87,15 +93,7 @@ extension ManagedObject {
             attributeValues[key] = stored
             markChanged()
         case .relationship(let relationship):
-            if relationship.isToMany {
-                guard let value else { return try replaceToMany(key, with: []) }
-                guard let elements = KeyPathEvaluator.elements(of: value) else {
-                    throw ObjectError.wrongValueType(entity: entity.name, key: key, expected: nil, found: "\(type(of: value))")
-                }
-                try replaceToMany(key, with: elements.map { try checkedDestination($0, for: relationship) })
-            } else {
-                try setToOne(key, to: value.map { try checkedDestination($0, for: relationship) })
-            }
+            try setRelationship(relationship, to: value)
         case .fetchedProperty:
             throw ObjectError.wrongValueType(entity: entity.name, key: key, expected: nil, found: "a fetched property is read-only")
         }
@@ -154,6 +152,21 @@ extension ManagedObject {
     }
 
     // MARK: Helpers
+
+    /// Sets a relationship to `value` (a destination, or a sequence of them for a to-many),
+    /// keeping inverses consistent.
+    private func setRelationship(_ relationship: RelationshipDescription, to value: Any?) throws {
+        let key = relationship.name
+        if relationship.isToMany {
+            guard let value else { return try replaceToMany(key, with: []) }
+            guard let elements = KeyPathEvaluator.elements(of: value) else {
+                throw ObjectError.wrongValueType(entity: entity.name, key: key, expected: nil, found: "\(type(of: value))")
+            }
+            try replaceToMany(key, with: elements.map { try checkedDestination($0, for: relationship) })
+        } else {
+            try setToOne(key, to: value.map { try checkedDestination($0, for: relationship) })
+        }
+    }
 
     func propertyDescription(forKey key: String) throws -> PropertyDescription {
         guard let property = entity.propertiesByName[key] else {

@@ -118,7 +118,7 @@ extension ManagedObject {
     /// destination at a time stays linear), and records the change when `change` says it made one.
     private func modifyToMany(_ key: String, _ change: (inout OrderedSet<ManagedObject>) -> Bool) throws {
         _ = try loadedToMany(key)
-        if change(&toManyValues[key, default: []]) { markChanged() }
+        if toManyValues.modify(key, default: [], change) { markChanged() }
     }
 
     /// The destinations of a to-many, loading them (as faults) on first use.

@@ -14,14 +14,11 @@ extension ManagedObject {
     /// Fills the object from a stored snapshot.
     func load(_ snapshot: consuming ObjectSnapshot, in context: ManagedObjectContext) throws {
         attributeValues = snapshot.attributes.laidOut(as: entity.attributeLayout)
-        var toOnes: [String: ManagedObject] = [:]
-        if !snapshot.toOne.isEmpty {
-            toOnes.reserveCapacity(snapshot.toOne.count)
-            for (key, id) in snapshot.toOne { toOnes[key] = try context.object(with: id) }
-        }
+        var toOnes = NameMap<ManagedObject>()
+        for (key, id) in snapshot.toOne { toOnes[key] = try context.object(with: id) }
         toOneValues = toOnes
         toManyValues = [:]
-        unresolvedToMany = snapshot.toMany
+        unresolvedToMany = NameMap(snapshot.toMany)
         committedSnapshot = snapshot
         isFault = false
         awakeFromFetch()

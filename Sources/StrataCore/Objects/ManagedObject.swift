@@ -30,9 +30,12 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
 
     /// The attribute values, in the entity's layout once the object is loaded or inserted.
     @exclusivity(unchecked) var attributeValues = AttributeValues()
-    @exclusivity(unchecked) var toOneValues: [String: ManagedObject] = [:]
-    @exclusivity(unchecked) var toManyValues: [String: OrderedSet<ManagedObject>] = [:]
-    @exclusivity(unchecked) var unresolvedToMany: [String: [ManagedObjectID]] = [:]
+    /// The destinations of the to-ones that have one.
+    @exclusivity(unchecked) var toOneValues: NameMap<ManagedObject> = [:]
+    /// The destinations of the to-manys loaded as objects.
+    @exclusivity(unchecked) var toManyValues: NameMap<OrderedSet<ManagedObject>> = [:]
+    /// The destinations of to-manys known by ID and not loaded as objects yet.
+    @exclusivity(unchecked) var unresolvedToMany: NameMap<[ManagedObjectID]> = [:]
     /// The last saved state the object knows; nil for an inserted object.
     @exclusivity(unchecked) var committedSnapshot: ObjectSnapshot?
 

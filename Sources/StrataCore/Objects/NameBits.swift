@@ -1,0 +1,25 @@
+/// The two words a `String` is made of. Equal words are the same string: a small string holds
+/// its bytes in them, any other one its length and a reference to storage that the holder of the
+/// other copy keeps alive and unchanged. Unequal words say nothing (the same text can be stored
+/// twice), so a miss falls back to comparing or hashing the text.
+struct NameBits: Equatable, Sendable {
+    let first: UInt64
+    let second: UInt64
+
+    init(_ name: String) {
+        #if _pointerBitWidth(_64)
+        (first, second) = unsafeBitCast(name, to: (UInt64, UInt64).self)
+        #else
+        (first, second) = (0, 0)
+        #endif
+    }
+
+    /// Whether the words can be compared on this platform.
+    var isComparable: Bool {
+        #if _pointerBitWidth(_64)
+        true
+        #else
+        false
+        #endif
+    }
+}
