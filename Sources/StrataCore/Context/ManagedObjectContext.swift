@@ -48,6 +48,9 @@ public final class ManagedObjectContext {
     /// Objects deleted since the last save.
     public var deletedObjects: OrderedSet<ManagedObject> { OrderedSet(uncheckedUniqueElements: changeLists.deleted) }
     @exclusivity(unchecked) var pendingChanges = ContextChanges()
+    /// The entities this context made objects of, found by comparing names: every new object
+    /// looks its entity up.
+    @exclusivity(unchecked) private var entitiesSeen = NameMap<EntityDescription>()
     var changeContinuations: [UUID: AsyncStream<ContextNotification>.Continuation] = [:]
 
     /// Creates a root context that saves through `coordinator`.
@@ -88,7 +91,7 @@ public final class ManagedObjectContext {
     @discardableResult
     public func insertNewObject(forEntityName entityName: String) throws -> ManagedObject {
         checkQueue()
-        guard let entity = model.entitiesByName[entityName] else { throw ObjectError.unknownEntity(entityName) }
+        guard let entity = entity(named: entityName) else { throw ObjectError.unknownEntity(entityName) }
         guard !entity.isAbstract else { throw ObjectError.abstractEntity(entityName) }
         let type = persistentStoreCoordinator.objectClass(forEntity: entityName)
         let object = type.init(entity: entity, objectID: .temporary(entityName: entityName))
@@ -118,13 +121,21 @@ public final class ManagedObjectContext {
 
     // MARK: Looking up objects
 
+    /// The model's entity called `name`.
+    private func entity(named name: String) -> EntityDescription? {
+        if let seen = entitiesSeen[name] { return seen }
+        guard let entity = model.entitiesByName[name] else { return nil }
+        entitiesSeen[name] = entity
+        return entity
+    }
+
     /// The object for `objectID`: the registered instance, or a fault that fills on first use
     /// (no store access until then).
     ///
     /// - Throws: ``ObjectError/unknownEntity(_:)`` when the model has no such entity.
     public func object(with objectID: ManagedObjectID) throws -> ManagedObject {
         if let object = registry[objectID] { return object }
-        guard let entity = model.entitiesByName[objectID.entityName] else {
+        guard let entity = entity(named: objectID.entityName) else {
             throw ObjectError.unknownEntity(objectID.entityName)
         }
         let type = persistentStoreCoordinator.objectClass(forEntity: entity.name)

@@ -22,14 +22,26 @@
 struct ObjectRegistry {
     typealias Entry = Unmanaged<ManagedObject>
 
-    /// Which table holds the permanent IDs of one entity in one store.
-    private struct TableKey: Hashable {
+    /// Which table holds the permanent IDs of one entity in one store: the names, and their
+    /// bits to find them without comparing text.
+    private struct TableKey {
         let entityName: String
         let storeIdentifier: String
+        let entityBits: NameBits
+        let storeBits: NameBits
+
+        init(entityName: String, storeIdentifier: String) {
+            self.entityName = entityName
+            self.storeIdentifier = storeIdentifier
+            entityBits = NameBits(entityName)
+            storeBits = NameBits(storeIdentifier)
+        }
     }
 
     private var tables: [[Int64: Entry]] = []
-    private var tableIndexes: [TableKey: Int] = [:]
+    /// The key of each table, in order: a context holds the objects of few entities and stores,
+    /// and IDs a store made name them with the very strings the first one did.
+    private var tableKeys: [TableKey] = []
     /// The table last found, so that runs of IDs of one entity skip the lookup.
     private var lastTable: (key: TableKey, index: Int)?
     private var temporary: [ManagedObjectID: Entry] = [:]
@@ -53,13 +65,15 @@ struct ObjectRegistry {
         }
         let key = TableKey(entityName: objectID.entityName, storeIdentifier: store)
         let index: Int
-        if let known = tableIndexes[key] {
+        let sameBits = key.entityBits.isComparable
+            ? tableKeys.firstIndex { $0.entityBits == key.entityBits && $0.storeBits == key.storeBits } : nil
+        if let known = sameBits ?? tableKeys.firstIndex(where: { $0.entityName == key.entityName && $0.storeIdentifier == key.storeIdentifier }) {
             index = known
         } else {
             guard creating else { return nil }
             index = tables.count
             tables.append([:])
-            tableIndexes[key] = index
+            tableKeys.append(key)
         }
         lastTable = (key, index)
         return index

@@ -6,8 +6,9 @@ final class ObjectClassTable: Sendable {
     struct Classes {
         /// The classes registered, by entity name.
         var registered: [String: ManagedObject.Type] = [:]
-        /// The class each entity asked for resolved to; emptied by every registration.
-        var resolved: [String: ManagedObject.Type] = [:]
+        /// The class each entity asked for resolved to; emptied by every registration. Found by
+        /// comparing names: every new object asks.
+        var resolved = NameMap<ManagedObject.Type>()
     }
 
     let classes = Mutex(Classes())
