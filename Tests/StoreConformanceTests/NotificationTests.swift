@@ -24,6 +24,13 @@ struct NotificationTests {
         return context
     }
 
+    /// A seeded context, a recorder of its notifications, and Alice, fetched.
+    private func seededAlice(_ store: StoreUnderTest) throws -> (ManagedObjectContext, NotificationRecorder, ManagedObject) {
+        let context = try seed(store)
+        let recorder = NotificationRecorder(context)
+        return (context, recorder, try #require(try context.fetch(sortedRequest("Student")).first))
+    }
+
     private func change(_ context: ManagedObjectContext) throws -> Changed {
         let students = try context.fetch(sortedRequest("Student"))
         let bob = try context.insert("Student", ["id": 2, "name": "Bob"])
@@ -66,9 +73,7 @@ struct NotificationTests {
     @Test("A save posts objectsDidChange for changes not yet processed, then willSave and didSave",
           arguments: StoreUnderTest.all)
     func saveProcessesPendingChanges(store: StoreUnderTest) throws {
-        let context = try seed(store)
-        let recorder = NotificationRecorder(context)
-        let alice = try #require(try context.fetch(sortedRequest("Student")).first)
+        let (context, recorder, alice) = try seededAlice(store)
         try alice.setValue("Alicia", forKey: "name")
         try context.save()
         let only = ContextChanges(updated: [alice.objectID])
@@ -88,9 +93,7 @@ struct NotificationTests {
     @Test("A change made twice, or undone, before a notification is reported once or not at all",
           arguments: StoreUnderTest.all)
     func repeatedAndUndoneChanges(store: StoreUnderTest) throws {
-        let context = try seed(store)
-        let recorder = NotificationRecorder(context)
-        let alice = try #require(try context.fetch(sortedRequest("Student")).first)
+        let (context, recorder, alice) = try seededAlice(store)
         let kept = try context.insert("Student", ["id": 7, "name": "Kept"])
         let dropped = try context.insert("Student", ["id": 8, "name": "Dropped"])
         try context.delete(dropped)

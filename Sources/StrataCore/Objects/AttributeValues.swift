@@ -133,15 +133,7 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
 
     /// Hashes the names and values, independently of their order.
     public func hash(into hasher: inout Hasher) {
-        var combined = 0
-        for (name, value) in self {
-            var pair = Hasher()
-            pair.combine(name)
-            pair.combine(value)
-            combined ^= pair.finalize()
-        }
-        hasher.combine(count)
-        hasher.combine(combined)
+        hashUnordered(lazy.map { ($0.key, $0.value) }, into: &hasher)
     }
 
     /// The values as a dictionary literal.

@@ -97,14 +97,6 @@ extension NameMap: Equatable where Value: Equatable {
 extension NameMap: Hashable where Value: Hashable {
     /// Hashes the names and values, independently of their order.
     func hash(into hasher: inout Hasher) {
-        var combined = 0
-        for (name, value) in self {
-            var pair = Hasher()
-            pair.combine(name)
-            pair.combine(value)
-            combined ^= pair.finalize()
-        }
-        hasher.combine(count)
-        hasher.combine(combined)
+        hashUnordered(self, into: &hasher)
     }
 }
