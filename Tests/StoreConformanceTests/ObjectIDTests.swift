@@ -82,12 +82,14 @@ struct ObjectIDTests {
         let carol = try context.insert("Student", ["id": 3, "name": "Carol"])
         let carolTemporary = carol.objectID
 
-        try context.obtainPermanentIDs(for: [alice, bob])
+        // Alice listed twice gets one ID; Carol, not listed, stays registered by her temporary ID.
+        try context.obtainPermanentIDs(for: [alice, bob, alice])
         let ids = [alice.objectID, bob.objectID]
         #expect(ids.allSatisfy { !$0.isTemporaryID && $0.storeIdentifier == persistentStore.identifier })
         #expect(ids[0] != ids[1])
         #expect(alice.isInserted && bob.isInserted)
         #expect(carol.objectID == carolTemporary)
+        #expect(try context.object(with: carolTemporary) === carol)
         #expect(try context.object(with: ids[0]) === alice)
         #expect(try context.object(with: ids[1]) === bob)
         // Not saved yet.

@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 
 extension ManagedObjectContext {
     /// Saves every change: into the parent context for a child, into the stores for a root
@@ -67,7 +68,8 @@ extension ManagedObjectContext {
     /// Replaces the temporary IDs of `objects` with permanent ones from their stores now,
     /// before they are saved (root contexts only; objects keep their inserted state).
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
-        let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
+        // Each object once, however often it is listed.
+        let temporary = Array(OrderedSet(objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }))
         let previousIDs = temporary.map(\.objectID)
         let permanentIDs = try persistentStoreCoordinator.permanentIDs(inPlaceOf: previousIDs)
         for (object, id) in zip(temporary, permanentIDs) { object.objectID = id }

@@ -166,8 +166,8 @@ struct ObjectRegistry {
     }
 
     /// Registers `objects`, which were registered by `previousIDs` (in the same order), by their
-    /// IDs now: what a save that gave inserted objects permanent IDs asks. When they held every
-    /// temporary entry, the temporary table is emptied at once.
+    /// IDs now: what a save that gave inserted objects permanent IDs asks. When they are exactly
+    /// the listed inserts, the list is dropped without hashing a temporary ID.
     mutating func rekey(_ objects: [ManagedObject], from previousIDs: [ManagedObjectID]) {
         reserveCapacity(forAdding: objects.lazy.map(\.objectID))
         if temporary.isEmpty, temporaryBacklog.count == objects.count, previousIDs.count == objects.count, isBacklog(of: objects, from: previousIDs) {
@@ -176,22 +176,10 @@ struct ObjectRegistry {
             for object in objects { self[object.objectID] = object }
             return
         }
-        fileTemporaryBacklog()
-        var temporaryLeft = temporary.count
+        // Otherwise entry by entry, each previous entry removed only if it is still the object's.
         for (object, previous) in zip(objects, previousIDs) where previous != object.objectID {
-            if previous.isTemporaryID {
-                if temporary[previous]?.toOpaque() == Entry.passUnretained(object).toOpaque() { temporaryLeft -= 1 }
-            } else {
-                remove(previous, ifHolding: Entry.passUnretained(object))
-            }
+            remove(previous, ifHolding: Entry.passUnretained(object))
             self[object.objectID] = object
-        }
-        if temporaryLeft == 0 {
-            temporary = [:]
-        } else {
-            for (object, previous) in zip(objects, previousIDs) where previous.isTemporaryID && previous != object.objectID {
-                remove(previous, ifHolding: Entry.passUnretained(object))
-            }
         }
     }
 }

@@ -9,8 +9,9 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
     private let positions: [String: Int]
     /// The names' own bits, for finding a name without hashing it (see ``position(of:)``).
     private let nameBits: [NameBits]
-    /// The bits of names known not to be attributes (an entity's relationships), so that asking
-    /// for one of them answers nil without hashing it.
+    /// Names known not to be attributes (an entity's relationships), so that asking for one of
+    /// them answers nil without hashing it; kept, so that their bits stay theirs.
+    private let otherNames: [String]
     private let otherNameBits: [NameBits]
 
     /// A layout of `names`, in order; a repeated name keeps its first position.
@@ -29,7 +30,8 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
         self.names = unique
         self.positions = positions
         self.nameBits = unique.map(NameBits.init)
-        self.otherNameBits = otherNames.filter { positions[$0] == nil }.map(NameBits.init)
+        self.otherNames = otherNames.filter { positions[$0] == nil }
+        self.otherNameBits = self.otherNames.map(NameBits.init)
     }
 
     /// The layout with no names.

@@ -45,7 +45,8 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
                 slots[position] = newValue
             } else if let newValue {
                 layout = layout.appending(name)
-                slots.append(newValue)
+                slots.append(contentsOf: repeatElement(nil, count: layout.names.count - slots.count))
+                if let position = layout.position(of: name) { slots[position] = newValue }
             }
         }
     }
@@ -70,7 +71,7 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
 
     /// The value at `position` of ``layout``: what a store that reads or writes values in the
     /// entity's ``EntityDescription/attributeLayout`` uses instead of names (check that
-    /// ``layout`` is that layout first: `===`).
+    /// ``layout`` is that layout first: `===`). `position` must be a position of ``layout``.
     public subscript(position position: Int) -> AttributeValue? {
         get { slots[position] }
         set { slots[position] = newValue }

@@ -45,10 +45,7 @@ struct SQLFetchPlan {
         // Which entities: no condition when the request covers the whole table.
         var conditions: [SQLFragment] = []
         let codes = request.entityNames.compactMap { schema.codes[$0] }.sorted()
-        let tableCodes = schema.codes.filter {
-            schema.table(for: $0.key)?.name == table.name && schema.model.entity(named: $0.key)?.isAbstract == false
-        }.values.sorted()
-        if codes != tableCodes {
+        if !schema.codes(codes, coverTable: table) {
             conditions.append("t0.Z_ENT IN (" + .joined(codes.map { .value(.integer($0)) }, separator: ", ") + ")")
         }
 

@@ -271,6 +271,23 @@ struct SQLiteSchema: Sendable {
         model.entity(named: entity).flatMap { tables[$0.rootEntityName] }
     }
 
+    /// Whether `codes` (sorted) are those of every entity with rows in `table`: then a query
+    /// needs no `Z_ENT IN (…)` condition, which (without an entity index on a table of one
+    /// entity) would make SQLite read every row to test it.
+    func codes(_ codes: [Int64], coverTable table: Table) -> Bool {
+        let tableCodes = self.codes.filter {
+            self.table(for: $0.key)?.name == table.name && model.entity(named: $0.key)?.isAbstract == false
+        }.values.sorted()
+        return codes == tableCodes
+    }
+
+    /// `WHERE Z_ENT IN (?, …)` with its values for rows of `codes` in `table`; empty when
+    /// they are every entity of the table.
+    func entityCondition(_ codes: [Int64], in table: Table) -> (sql: String, values: [SQLiteValue]) {
+        guard !self.codes(codes, coverTable: table) else { return ("", []) }
+        return (" WHERE Z_ENT IN (\(codes.map { _ in "?" }.joined(separator: ", ")))", codes.map { .integer($0) })
+    }
+
     /// Every statement that creates the schema.
     var createStatements: [String] {
         var statements: [String] = []

@@ -95,10 +95,10 @@ final class SQLiteRowReader: SnapshotSource {
     func snapshots(ofEntities entityNames: Set<String>) throws -> [ObjectSnapshot] {
         var result: [ObjectSnapshot] = []
         for (table, codes) in codesByTable(entityNames) {
-            let marks = codes.map { _ in "?" }.joined(separator: ", ")
-            let sql = "SELECT \(selectList(table)) FROM \(table.name) WHERE Z_ENT IN (\(marks)) ORDER BY Z_PK"
+            let condition = schema.entityCondition(codes, in: table)
+            let sql = "SELECT \(selectList(table)) FROM \(table.name)\(condition.sql) ORDER BY Z_PK"
             let statement = try connection.statement(sql)
-            try statement.forEachRow(codes.map { .integer($0) }) { row in
+            try statement.forEachRow(condition.values) { row in
                 let snapshot = try snapshot(row, table)
                 cache[snapshot.objectID] = snapshot
                 result.append(snapshot)
@@ -151,8 +151,8 @@ final class SQLiteRowReader: SnapshotSource {
     func count(ofEntities entityNames: Set<String>) throws -> Int {
         var total = 0
         for (table, codes) in codesByTable(entityNames) {
-            let marks = codes.map { _ in "?" }.joined(separator: ", ")
-            if case .integer(let count)? = try connection.scalar("SELECT count(*) FROM \(table.name) WHERE Z_ENT IN (\(marks))", codes.map { .integer($0) }) {
+            let condition = schema.entityCondition(codes, in: table)
+            if case .integer(let count)? = try connection.scalar("SELECT count(*) FROM \(table.name)\(condition.sql)", condition.values) {
                 total += Int(count)
             }
         }

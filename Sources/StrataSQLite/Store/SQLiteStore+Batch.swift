@@ -260,9 +260,9 @@ extension SQLiteStore {
             }
             for root in byRoot.keys.sorted() {
                 guard let table = schema.tables[root], let codes = byRoot[root] else { continue }
-                let marks = codes.map { _ in "?" }.joined(separator: ", ")
-                rows += try connection.rows("SELECT Z_PK, Z_ENT FROM \(table.name) WHERE Z_ENT IN (\(marks)) ORDER BY Z_PK",
-                                            codes.sorted().map { .integer($0) }) { ($0.int64(0), $0.int64(1)) }
+                let condition = schema.entityCondition(codes.sorted(), in: table)
+                rows += try connection.rows("SELECT Z_PK, Z_ENT FROM \(table.name)\(condition.sql) ORDER BY Z_PK",
+                                            condition.values) { ($0.int64(0), $0.int64(1)) }
                     .compactMap { key, code in
                         schema.namesByCode[code].map { ManagedObjectID(entityName: $0, storeIdentifier: storeIdentifier, primaryKey: key) }
                     }
