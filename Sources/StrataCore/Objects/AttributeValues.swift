@@ -8,8 +8,9 @@
 public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// The names the values are kept by, in order.
     public private(set) var layout: AttributeLayout
-    /// The value at each position of the layout.
-    private var slots: ContiguousArray<AttributeValue?>
+    /// The value at each position of the layout (visible to inlined code: stores read and
+    /// write a row's values by position from their own modules).
+    @usableFromInline var slots: ContiguousArray<AttributeValue?>
 
     /// No values.
     public init() {
@@ -72,6 +73,7 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
     /// The value at `position` of ``layout``: what a store that reads or writes values in the
     /// entity's ``EntityDescription/attributeLayout`` uses instead of names (check that
     /// ``layout`` is that layout first: `===`). `position` must be a position of ``layout``.
+    @inlinable
     public subscript(position position: Int) -> AttributeValue? {
         get { slots[position] }
         set { slots[position] = newValue }

@@ -19,7 +19,7 @@ extension ManagedObject {
         toOneValues = toOnes
         toManyValues = [:]
         unresolvedToMany = NameMap(snapshot.toMany)
-        committedSnapshot = snapshot
+        committedSnapshot = consume snapshot
         isFault = false
         awakeFromFetch()
     }

@@ -11,9 +11,16 @@ final class SQLiteRowLayouts {
         self.schema = schema
     }
 
+    /// The layout last asked for by code: rows of one entity come in runs.
+    private var lastByCode: SQLiteRowLayout?
+
     /// The layout of the entity whose code (`Z_ENT`) is `code`; nil for an unknown code.
     func layout(code: Int64) -> SQLiteRowLayout? {
-        if let known = byCode[code] { return known }
+        if let last = lastByCode, last.code == code { return last }
+        if let known = byCode[code] {
+            lastByCode = known
+            return known
+        }
         guard let name = schema.namesByCode[code], let entity = schema.model.entity(named: name),
               let table = schema.tables[entity.rootEntityName] else { return nil }
         let layout = SQLiteRowLayout(entity: entity, code: code, table: table, model: schema.model)
