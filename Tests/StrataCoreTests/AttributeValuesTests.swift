@@ -81,6 +81,18 @@ struct AttributeValuesTests {
         #expect(layout.position(of: name) == layout.names.firstIndex(of: name))
     }
 
+    @Test("A layout of many names finds each of them, by any spelling")
+    func manyNames() {
+        let names = (0..<100).map { "attribute\($0)" }
+        let layout = AttributeLayout(names: names + ["attribute7"])   // a repeat keeps its first position
+        #expect(layout.names.count == 100)
+        for (position, name) in names.enumerated() {
+            #expect(layout.position(of: name) == position)
+            #expect(layout.position(of: Self.respelled(name)) == position)
+        }
+        #expect(layout.position(of: "attribute100") == nil)
+    }
+
     @Test("Objects read and write values by any spelling of a name")
     func objectsByAnySpelling() throws {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())

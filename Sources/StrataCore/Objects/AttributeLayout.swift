@@ -37,14 +37,19 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
     /// The layout with no names.
     public static let empty = AttributeLayout(names: [])
 
+    /// How many names a layout compares by their bits before hashing instead.
+    private static let longestScan = 64
+
     /// The position of `name`, nil when the layout does not have it.
     ///
     /// A name that is the very same string as one of the layout's (a string literal in the
     /// caller's code, or a name read from the model) is found by comparing the string's two
-    /// words with each name's, without hashing; any other spelling is looked up by hash.
+    /// words with each name's, without hashing; any other spelling, and any name of a layout of
+    /// more than 64 names, is looked up by hash.
     public func position(of name: String) -> Int? {
         let bits = NameBits(name)
-        if bits.isComparable {
+        // Past a few dozen names a scan costs more than the hash it saves.
+        if bits.isComparable, nameBits.count + otherNameBits.count <= Self.longestScan {
             for index in nameBits.indices where nameBits[index] == bits { return index }
             if otherNameBits.contains(bits) { return nil }
         }
