@@ -512,19 +512,25 @@ enum BatchSQL {
 
     /// `IN (…)` lists of at most 512 keys, each padded with its last key to a power of two so
     /// that few distinct statements are prepared and cached.
-    static func inLists(_ keys: [Int64]) -> [(marks: String, values: [SQLiteValue], keys: Set<Int64>)] {
-        var lists: [(marks: String, values: [SQLiteValue], keys: Set<Int64>)] = []
+    static func inLists(_ keys: [Int64]) -> [(marks: String, values: [SQLiteValue], keys: ArraySlice<Int64>)] {
+        var lists: [(marks: String, values: [SQLiteValue], keys: ArraySlice<Int64>)] = []
         var start = 0
         while start < keys.count {
-            let chunk = Array(keys[start..<min(start + 512, keys.count)])
+            let chunk = keys[start..<min(start + 512, keys.count)]
             start += chunk.count
-            var size = 1
-            while size < chunk.count { size *= 2 }
-            let padded = chunk + Array(repeating: chunk[chunk.count - 1], count: size - chunk.count)
-            lists.append((Array(repeating: "?", count: size).joined(separator: ", "), padded.map { .integer($0) }, Set(chunk)))
+            var power = 0
+            while 1 << power < chunk.count { power += 1 }
+            var values: [SQLiteValue] = []
+            values.reserveCapacity(1 << power)
+            for key in chunk { values.append(.integer(key)) }
+            while values.count < 1 << power { values.append(.integer(chunk[chunk.endIndex - 1])) }
+            lists.append((marks[power], values, chunk))
         }
         return lists
     }
+
+    /// `?, ?, …` with 1, 2, 4, … 512 marks, made once.
+    private static let marks: [String] = (0...9).map { Array(repeating: "?", count: 1 << $0).joined(separator: ", ") }
 
     /// `ids` grouped by inheritance root, roots in name order, IDs in their order.
     static func byRoot(_ ids: [ManagedObjectID], model: ManagedObjectModel) -> [(String, [ManagedObjectID])] {
