@@ -115,6 +115,23 @@ struct NotificationTests {
         #expect(changes.inserted == [kept.objectID] && copy.inserted.count == 2)
     }
 
+    @Test("A save's change sets read the same from many tasks at once", arguments: StoreUnderTest.all)
+    func changesReadConcurrently(store: StoreUnderTest) async throws {
+        let context = try seed(store)
+        let recorder = NotificationRecorder(context)
+        for id in 10..<210 { try context.insert("Student", ["id": id, "name": "Student \(id)"]) }
+        try context.save()
+        let changes = try #require(recorder.notifications.last { $0.name == didSave }?.changes)
+        let expected = Set(try context.freshContext().fetchObjectIDs(sortedRequest("Student")).dropFirst(2))
+        // The sets are made on first read, under a lock: every reader sees the whole set.
+        let counts = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 { group.addTask { changes.inserted == expected && changes.updated.isEmpty } }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(counts == Array(repeating: true, count: 8))
+        #expect(expected.count == 200)
+    }
+
     @Test("A failed save posts willSave and no didSave", arguments: StoreUnderTest.all)
     func failedSave(store: StoreUnderTest) throws {
         let context = try seed(store)
