@@ -113,9 +113,7 @@ struct SQLiteRowWriter {
         for rows in [request.inserted, request.updated] {
             for index in rows.indices where !rows[index].toMany.isEmpty { try writeToMany(rows[index], written: written) }
         }
-        for deletion in request.deleted {
-            try delete(deletion.objectID)
-        }
+        try deleteRows(request.deleted.map(\.objectID))
     }
 
     /// The values of a snapshot's row, in the order of `layout`: `Z_PK, Z_ENT, Z_OPT` and every
@@ -286,19 +284,36 @@ struct SQLiteRowWriter {
         return inverse
     }
 
-    private func delete(_ id: ManagedObjectID) throws {
-        let table = try table(id)
-        let key = try key(id)
-        try connection.run("DELETE FROM \(table.name) WHERE Z_PK = ?", [.integer(key)])
-        for join in schema.joinTables {
-            let sourceRoot = schema.model.entity(named: join.entity)?.rootEntityName
-            let destinationRoot = schema.model.entity(named: join.entity)?.relationship(named: join.relationship)
-                .flatMap { schema.model.entity(named: $0.destinationEntityName)?.rootEntityName }
-            if sourceRoot == table.rootEntity {
-                try connection.run("DELETE FROM \(join.name) WHERE \(join.sourceColumn) = ?", [.integer(key)])
+    /// Deletes the rows of `ids` and their rows in join tables, table by table, with one
+    /// statement per `IN` list of keys rather than per row.
+    private func deleteRows(_ ids: [ManagedObjectID]) throws {
+        var groups: [(table: SQLiteSchema.Table, keys: [Int64])] = []
+        var groupOfTable: [String: Int] = [:]
+        for id in ids {
+            let table = try table(id)
+            let key = try key(id)
+            let group = groupOfTable[table.name] ?? groups.count
+            if group == groups.count {
+                groups.append((table, []))
+                groupOfTable[table.name] = group
             }
-            if destinationRoot == table.rootEntity {
-                try connection.run("DELETE FROM \(join.name) WHERE \(join.destinationColumn) = ?", [.integer(key)])
+            groups[group].keys.append(key)
+        }
+        for (table, keys) in groups {
+            // The join-table columns that hold keys of this table's rows.
+            var joinColumns: [(table: String, column: String)] = []
+            for join in schema.joinTables {
+                let source = schema.model.entity(named: join.entity)
+                let destinationRoot = source?.relationship(named: join.relationship)
+                    .flatMap { schema.model.entity(named: $0.destinationEntityName)?.rootEntityName }
+                if source?.rootEntityName == table.rootEntity { joinColumns.append((join.name, join.sourceColumn)) }
+                if destinationRoot == table.rootEntity { joinColumns.append((join.name, join.destinationColumn)) }
+            }
+            for list in BatchSQL.inLists(keys) {
+                try connection.run("DELETE FROM \(table.name) WHERE Z_PK IN (\(list.marks))", list.values)
+                for (joinTable, column) in joinColumns {
+                    try connection.run("DELETE FROM \(joinTable) WHERE \(column) IN (\(list.marks))", list.values)
+                }
             }
         }
     }
