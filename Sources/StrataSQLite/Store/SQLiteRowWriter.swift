@@ -36,24 +36,31 @@ struct SQLiteRowWriter {
         return key
     }
 
-    /// The stored `Z_OPT` of each of `ids` whose row exists and is of the ID's entity, read with
-    /// one query per table and `IN` list, not one query per row.
-    private func storedVersions(_ ids: [ManagedObjectID]) throws -> [ManagedObjectID: Int64] {
-        var groups: [(table: SQLiteSchema.Table, idsByKey: [Int64: [ManagedObjectID]])] = []
+    /// `ids` grouped by the table that holds their rows, tables in the order first met, each ID
+    /// with its primary key.
+    private func byTable(_ ids: [ManagedObjectID]) throws -> [(table: SQLiteSchema.Table, members: [(key: Int64, id: ManagedObjectID)])] {
+        var groups: [(table: SQLiteSchema.Table, members: [(key: Int64, id: ManagedObjectID)])] = []
         var groupOfTable: [String: Int] = [:]
         for id in ids {
             let table = try table(id)
             let key = try key(id)
             let group = groupOfTable[table.name] ?? groups.count
             if group == groups.count {
-                groups.append((table, [:]))
+                groups.append((table, []))
                 groupOfTable[table.name] = group
             }
-            groups[group].idsByKey[key, default: []].append(id)
+            groups[group].members.append((key, id))
         }
+        return groups
+    }
+
+    /// The stored `Z_OPT` of each of `ids` whose row exists and is of the ID's entity, read with
+    /// one query per table and `IN` list, not one query per row.
+    private func storedVersions(_ ids: [ManagedObjectID]) throws -> [ManagedObjectID: Int64] {
         var versions: [ManagedObjectID: Int64] = [:]
         versions.reserveCapacity(ids.count)
-        for (table, idsByKey) in groups {
+        for (table, members) in try byTable(ids) {
+            let idsByKey = Dictionary(grouping: members, by: \.key).mapValues { $0.map(\.id) }
             for list in BatchSQL.inLists(idsByKey.keys.sorted()) {
                 let rows = try connection.rows("SELECT Z_PK, Z_OPT, Z_ENT FROM \(table.name) WHERE Z_PK IN (\(list.marks))",
                                                list.values) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
@@ -287,19 +294,8 @@ struct SQLiteRowWriter {
     /// Deletes the rows of `ids` and their rows in join tables, table by table, with one
     /// statement per `IN` list of keys rather than per row.
     private func deleteRows(_ ids: [ManagedObjectID]) throws {
-        var groups: [(table: SQLiteSchema.Table, keys: [Int64])] = []
-        var groupOfTable: [String: Int] = [:]
-        for id in ids {
-            let table = try table(id)
-            let key = try key(id)
-            let group = groupOfTable[table.name] ?? groups.count
-            if group == groups.count {
-                groups.append((table, []))
-                groupOfTable[table.name] = group
-            }
-            groups[group].keys.append(key)
-        }
-        for (table, keys) in groups {
+        for (table, members) in try byTable(ids) {
+            let keys = members.map(\.key)
             // The join-table columns that hold keys of this table's rows.
             var joinColumns: [(table: String, column: String)] = []
             for join in schema.joinTables {
