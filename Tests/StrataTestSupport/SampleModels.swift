@@ -110,4 +110,30 @@ public enum SampleModels {
             }
         }
     }
+
+    /// The attribute name of ``spelling()`` longer than a small string holds (15 bytes), so that
+    /// it lives in heap storage.
+    public static let longAttributeName = "numberOfPagesInTheFirstEdition"
+
+    /// `Book` (`title`, `year` Integer 16, ``longAttributeName`` Integer 64, to-one `author`) ⇄
+    /// `Author` (`name`, to-many `books`): for finding values by any spelling of their names.
+    public static func spelling() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Book") {
+                Attribute("title", .string)
+                Attribute("year", .integer16)
+                Attribute(longAttributeName, .integer64)
+                Relationship("author", to: "Author", inverse: "books")
+            }
+            EntityDescription("Author") {
+                Attribute("name", .string)
+                Relationship("books", toMany: "Book", inverse: "author")
+            }
+        }
+    }
+
+    /// `name` built again at run time, in storage of its own: the same text, not the same string.
+    public static func respelled(_ name: String) -> String {
+        String(decoding: Array(name.utf8), as: UTF8.self)
+    }
 }
