@@ -94,10 +94,6 @@ public struct EntityDescription: Sendable, Hashable {
     /// attributes with a minimum, maximum or pattern, to-manys with a minimum or maximum count.
     var propertiesWithRules: [PropertyDescription] { storage.fields.propertiesWithRules }
 
-    /// The type of every attribute by name, inherited included: what reading a value needs,
-    /// without copying the attribute's description.
-    var attributeTypesByName: [String: AttributeType] { storage.fields.attributeTypesByName }
-
     /// Whether some attribute is transient (kept in memory only).
     var hasTransientAttributes: Bool { storage.fields.hasTransientAttributes }
 
@@ -109,14 +105,8 @@ public struct EntityDescription: Sendable, Hashable {
     /// snapshots: every attribute, inherited first, in order.
     public var attributeLayout: AttributeLayout { storage.fields.attributeLayout }
 
-    /// Every relationship by name, found without hashing the name.
-    var relationshipMap: NameMap<RelationshipDescription> { storage.fields.relationshipMap }
-
     /// The type of the attribute at each position of ``attributeLayout``.
     var attributeTypesByPosition: [AttributeType] { storage.fields.attributeTypesByPosition }
-
-    /// Whether some attribute is transformable (its stored bytes are not its Swift value).
-    var hasTransformableAttributes: Bool { storage.fields.hasTransformableAttributes }
 
     /// The names of the to-one relationships that are stored (not transient), in order: what a
     /// snapshot of an object is made of, without copying the relationships' descriptions.
@@ -191,9 +181,10 @@ public struct EntityDescription: Sendable, Hashable {
         propertiesByName[name]?.attribute
     }
 
-    /// The relationship called `name`, inherited included.
+    /// The relationship called `name`, inherited included (found by comparing names: setting a
+    /// relationship asks for it every time).
     public func relationship(named name: String) -> RelationshipDescription? {
-        propertiesByName[name]?.relationship
+        storage.fields.relationshipMap[name]
     }
 }
 
@@ -222,8 +213,6 @@ extension EntityDescription {
         private(set) var relationships: [RelationshipDescription] = []
         private(set) var propertiesWithRules: [PropertyDescription] = []
         private(set) var hasTransientAttributes = false
-        private(set) var attributeTypesByName: [String: AttributeType] = [:]
-        private(set) var hasTransformableAttributes = false
         private(set) var defaultAttributeValues = AttributeValues()
         private(set) var attributeLayout = AttributeLayout.empty
         private(set) var attributeTypesByPosition: [AttributeType] = []
@@ -235,7 +224,6 @@ extension EntityDescription {
             attributes = properties.compactMap(\.attribute)
             relationships = properties.compactMap(\.relationship)
             hasTransientAttributes = attributes.contains(where: \.isTransient)
-            hasTransformableAttributes = attributes.contains { $0.type == .transformable }
             attributeLayout = AttributeLayout(names: attributes.map(\.name),
                                               otherNames: properties.filter { $0.attribute == nil }.map(\.name))
             defaultAttributeValues = AttributeValues(layout: attributeLayout)
@@ -246,8 +234,8 @@ extension EntityDescription {
             }
             storedToOneNames = relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name)
             storedToManyNames = relationships.filter { !$0.isTransient && $0.isToMany }.map(\.name)
-            attributeTypesByName = Dictionary(attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { _, last in last })
-            attributeTypesByPosition = attributeLayout.names.compactMap { attributeTypesByName[$0] }
+            let types = Dictionary(attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { _, last in last })
+            attributeTypesByPosition = attributeLayout.names.compactMap { types[$0] }
             propertiesWithRules = properties.filter { property in
                 switch property {
                 case .attribute(let attribute):

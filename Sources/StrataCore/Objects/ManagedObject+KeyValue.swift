@@ -78,7 +78,7 @@ extension ManagedObject {
             if previous != stored, !tracked { markChanged() }
             return
         }
-        if let relationship = entity.relationshipMap[key] {
+        if let relationship = entity.relationship(named: key) {
             try fulfillFault()
             try checkMutable()
             return try setRelationship(relationship, to: value)
