@@ -13,8 +13,7 @@
 /// object.
 ///
 /// Objects with permanent IDs are kept in one table per entity and store, by primary key: an
-/// entry is a key and a reference, and the table of the last entity and store asked for is found
-/// by comparing two strings that are, for IDs a store made, the very same strings. Objects with
+/// entry is a key and a reference, and a table is found by comparing names, not hashing them. Objects with
 /// temporary IDs (inserted and not yet saved) are listed as they are registered and put in a
 /// table of their own only when a temporary ID is looked up or removed: a save that gives every
 /// listed object its permanent ID, in the order they were listed, drops the list without
@@ -22,28 +21,11 @@
 struct ObjectRegistry {
     typealias Entry = Unmanaged<ManagedObject>
 
-    /// Which table holds the permanent IDs of one entity in one store: the names, and their
-    /// bits to find them without comparing text.
-    private struct TableKey {
-        let entityName: String
-        let storeIdentifier: String
-        let entityBits: NameBits
-        let storeBits: NameBits
-
-        init(entityName: String, storeIdentifier: String) {
-            self.entityName = entityName
-            self.storeIdentifier = storeIdentifier
-            entityBits = NameBits(entityName)
-            storeBits = NameBits(storeIdentifier)
-        }
-    }
-
     private var tables: [[Int64: Entry]] = []
-    /// The key of each table, in order: a context holds the objects of few entities and stores,
-    /// and IDs a store made name them with the very strings the first one did.
-    private var tableKeys: [TableKey] = []
-    /// The table last found, so that runs of IDs of one entity skip the lookup.
-    private var lastTable: (key: TableKey, index: Int)?
+    /// The index in `tables` of each store's table of each entity, by store identifier and then
+    /// entity name: IDs a store made name them with the very strings the first one did, so
+    /// they are found by comparing names (a context holds objects of few entities and stores).
+    private var tableIndexes = NameMap<NameMap<Int>>()
     private var temporary: [ManagedObjectID: Entry] = [:]
     /// Objects registered by temporary IDs and not yet put in `temporary`, in order.
     private var temporaryBacklog: [(id: ManagedObjectID, entry: Entry)] = []
@@ -60,22 +42,11 @@ struct ObjectRegistry {
     /// `creating`, a new empty table when there is none.
     private mutating func tableIndex(of objectID: ManagedObjectID, creating: Bool) -> Int? {
         let store = objectID.storeIdentifier ?? ""
-        if let last = lastTable, last.key.entityName == objectID.entityName, last.key.storeIdentifier == store {
-            return last.index
-        }
-        let key = TableKey(entityName: objectID.entityName, storeIdentifier: store)
-        let index: Int
-        let sameBits = key.entityBits.isComparable
-            ? tableKeys.firstIndex { $0.entityBits == key.entityBits && $0.storeBits == key.storeBits } : nil
-        if let known = sameBits ?? tableKeys.firstIndex(where: { $0.entityName == key.entityName && $0.storeIdentifier == key.storeIdentifier }) {
-            index = known
-        } else {
-            guard creating else { return nil }
-            index = tables.count
-            tables.append([:])
-            tableKeys.append(key)
-        }
-        lastTable = (key, index)
+        if let known = tableIndexes[store]?[objectID.entityName] { return known }
+        guard creating else { return nil }
+        let index = tables.count
+        tables.append([:])
+        tableIndexes.modify(store, default: [:]) { $0[objectID.entityName] = index }
         return index
     }
 

@@ -23,6 +23,9 @@ final class RowCache: Sendable {
         var current: [ManagedObjectID: ObjectSnapshot] = [:]
         var previous: [ManagedObjectID: ObjectSnapshot] = [:]
 
+        /// Whether no row is cached.
+        var isEmpty: Bool { current.isEmpty && previous.isEmpty }
+
         /// The row of `objectID`; one found in the previous generation moves into the current.
         mutating func lookUp(_ objectID: ManagedObjectID, half: Int) -> ObjectSnapshot? {
             if let found = current[objectID] { return found }
@@ -47,7 +50,7 @@ final class RowCache: Sendable {
     func snapshot(for objectID: ManagedObjectID) -> ObjectSnapshot? {
         guard capacity > 0 else { return nil }
         return generations.withLock { generations in
-            guard !generations.current.isEmpty || !generations.previous.isEmpty else { return nil }
+            guard !generations.isEmpty else { return nil }
             return generations.lookUp(objectID, half: max(1, capacity / 2))
         }
     }
@@ -57,7 +60,7 @@ final class RowCache: Sendable {
     func snapshots(for objectIDs: [ManagedObjectID], into found: inout [ManagedObjectID: ObjectSnapshot]) -> [ManagedObjectID] {
         guard capacity > 0 else { return objectIDs }
         return generations.withLock { generations in
-            guard !generations.current.isEmpty || !generations.previous.isEmpty else { return objectIDs }
+            guard !generations.isEmpty else { return objectIDs }
             var missing: [ManagedObjectID] = []
             let half = max(1, capacity / 2)
             for id in objectIDs {
@@ -80,7 +83,7 @@ final class RowCache: Sendable {
     func remove(_ objectIDs: some Sequence<ManagedObjectID>) {
         guard capacity > 0 else { return }
         generations.withLock { generations in
-            guard !generations.current.isEmpty || !generations.previous.isEmpty else { return }
+            guard !generations.isEmpty else { return }
             for id in objectIDs {
                 generations.current.removeValue(forKey: id)
                 generations.previous.removeValue(forKey: id)
