@@ -166,9 +166,7 @@ extension ManagedObjectContext {
                 .init(entity: object.entity, objectID: object.objectID)
             copy.managedObjectContext = parent
             copy.isFault = false
-            parent.registry[copy.objectID] = copy
-            parent.changeLists.set(.inserted, of: copy)
-            parent.pendingChanges.insertedIDs.insert(copy.objectID)
+            parent.track(inserted: copy)
         }
         for object in inserted + updated {
             let target = try parent.existingObject(with: object.objectID)

@@ -113,10 +113,15 @@ public final class ManagedObjectContext {
         object.managedObjectContext = self
         object.isFault = false
         object.attributeValues = object.entity.defaultAttributeValues
+        track(inserted: object)
+        object.awakeFromInsert()
+    }
+
+    /// Registers a new object of this context by its temporary ID and lists it as inserted.
+    func track(inserted object: ManagedObject) {
         registry.register(inserted: object)
         changeLists.set(.inserted, of: object)
         pendingChanges.insertedIDs.insert(object.objectID)
-        object.awakeFromInsert()
     }
 
     // MARK: Looking up objects
