@@ -43,15 +43,6 @@ final class SQLiteRowLayout {
     /// The entity's attribute layout: a row's values are put in place by slot, and a snapshot
     /// in this layout is read by slot, with no name hashed per value.
     let attributeLayout: AttributeLayout
-    /// A snapshot's to-ones with every one of ``toOnes`` present (each holding a placeholder ID),
-    /// and where each sits: a row whose to-ones are all set and need no lookup of their entity
-    /// puts its IDs in place by index into a copy, with no name hashed per row.
-    let toOneTemplate: [String: ManagedObjectID]
-    /// The index in ``toOneTemplate`` of each of ``toOnes``, in order.
-    let toOneTemplateIndexes: [Dictionary<String, ManagedObjectID>.Index]
-    /// Whether some to-one's destination has sub-entities (its IDs need the destination row's
-    /// entity, so a row cannot always use ``toOneTemplate``).
-    let hasToOnesToSubentities: Bool
     /// How many values a whole row has: the three bookkeeping columns and every table column.
     let width: Int
     /// The positions of the table columns that neither ``attributes`` nor ``toOnes`` fill (other
@@ -90,11 +81,6 @@ final class SQLiteRowLayout {
                          destinationHasSubentities: model.entity(named: destination)?.subentityNames.isEmpty == false,
                          position: position)
         }
-        let placeholder = ManagedObjectID(entityName: entity.name, storeIdentifier: "", primaryKey: 0)
-        let template = Dictionary(toOnes.map { ($0.name, placeholder) }, uniquingKeysWith: { first, _ in first })
-        toOneTemplate = template
-        toOneTemplateIndexes = toOnes.compactMap { template.index(forKey: $0.name) }
-        hasToOnesToSubentities = toOnes.contains(where: \.destinationHasSubentities)
         width = table.columns.count + Self.firstColumn
         let filled = Set(attributes.map(\.position)).union(toOnes.map(\.position))
         unfilledPositions = (Self.firstColumn..<width).filter { !filled.contains($0) }

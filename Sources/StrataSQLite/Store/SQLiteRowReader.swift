@@ -67,16 +67,6 @@ final class SQLiteRowReader: SnapshotSource {
             }
         }
         snapshot.attributes = attributes
-        if !layout.toOnes.isEmpty, !(resolvingToOnes && layout.hasToOnesToSubentities),
-           layout.toOneTemplateIndexes.count == layout.toOnes.count,
-           !layout.toOnes.contains(where: { row.isNull($0.position) }) {
-            var toOne = layout.toOneTemplate
-            for (relationship, index) in zip(layout.toOnes, layout.toOneTemplateIndexes) {
-                toOne.values[index] = id(relationship.destinationEntityName, row.int64(relationship.position))
-            }
-            snapshot.toOne = toOne
-            return snapshot
-        }
         for toOne in layout.toOnes where !row.isNull(toOne.position) {
             let destinationKey = row.int64(toOne.position)
             if resolvingToOnes, toOne.destinationHasSubentities {
