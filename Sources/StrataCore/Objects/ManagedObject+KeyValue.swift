@@ -17,10 +17,7 @@ extension ManagedObject {
             if type != .transformable {
                 // An attribute that needs no transformer: read by position, without copying its
                 // description.
-                try fulfillFault()
-                try checkUsable()
-                let stored = attributeValues.layout === layout ? attributeValues[position: position] : attributeValues[key]
-                return stored?.swiftValue(ofType: type)
+                return try storedAttribute(at: position, of: layout, key: key)?.swiftValue(ofType: type)
             }
         } else if !isFault, !isInvalidated, let destination = toOneValues[key] {
             return destination
@@ -59,24 +56,10 @@ extension ManagedObject {
         let layout = entity.attributeLayout
         if let position = layout.position(of: key), entity.attributeTypesByPosition[position] != .transformable {
             // An attribute that needs no transformer: set by position, without copying its
-            // description. An object in a change list is in a live context (a context cuts its
-            // objects loose when it goes), so it needs no check.
-            let tracked = pendingChange != .none
-            if !tracked { try checkMutable() }
-            try fulfillFault()
-            let type = entity.attributeTypesByPosition[position]
-            let stored: AttributeValue?
-            if let value { stored = try AttributeValue.make(from: value, ofType: type, key: key, entity: entity.name) } else { stored = nil }
-            let previous: AttributeValue?
-            if attributeValues.layout === layout {
-                previous = attributeValues[position: position]
-                attributeValues[position: position] = stored
-            } else {
-                previous = attributeValues[key]
-                attributeValues[key] = stored
+            // description.
+            return try setStoredAttribute(at: position, of: layout, key: key) { type in
+                try value.map { try AttributeValue.make(from: $0, ofType: type, key: key, entity: entity.name) }
             }
-            if previous != stored, !tracked { markChanged() }
-            return
         }
         if let relationship = entity.relationship(named: key) {
             try fulfillFault()
@@ -129,28 +112,6 @@ extension ManagedObject {
         markChanged()
     }
 
-    // MARK: Typed access for subclasses
-
-    /// The value of `key` as `T`, or nil when it is nil, of another type, or unreadable.
-    ///
-    /// For the typed properties of subclasses: `var name: String? { get { self[typed: "name"] } }`.
-    public subscript<T>(typed key: String, as type: T.Type = T.self) -> T? {
-        (try? value(forKey: key)) as? T
-    }
-
-    /// Sets `key` from a typed property of a subclass.
-    ///
-    /// The key and type come from the model the subclass was written for, so a failure here is
-    /// a programming error and stops the program; use ``setValue(_:forKey:)`` for values from
-    /// outside.
-    public func setTyped<T>(_ value: T?, forKey key: String) {
-        do {
-            try setValue(value.map { $0 as Any }, forKey: key)
-        } catch {
-            preconditionFailure("\(entity.name).\(key): \(error)")
-        }
-    }
-
     // MARK: Helpers
 
     /// Sets a relationship to `value` (a destination, or a sequence of them for a to-many),
@@ -166,6 +127,37 @@ extension ManagedObject {
         } else {
             try setToOne(key, to: value.map { try checkedDestination($0, for: relationship) })
         }
+    }
+
+    /// The stored value of the attribute at `position` of the entity's `layout` (named `key`),
+    /// after loading the object if it is a fault.
+    @inline(__always)
+    func storedAttribute(at position: Int, of layout: AttributeLayout, key: String) throws -> AttributeValue? {
+        try fulfillFault()
+        try checkUsable()
+        return attributeValues.layout === layout ? attributeValues[position: position] : attributeValues[key]
+    }
+
+    /// Sets the attribute at `position` of the entity's `layout` (named `key`, not transformable)
+    /// to what `makeStored` makes for the attribute's type, and records the change.
+    @inline(__always)
+    func setStoredAttribute(at position: Int, of layout: AttributeLayout, key: String,
+                            _ makeStored: (AttributeType) throws -> AttributeValue?) throws {
+        // An object in a change list is in a live context (a context cuts its objects loose
+        // when it goes), so it needs no check.
+        let tracked = pendingChange != .none
+        if !tracked { try checkMutable() }
+        try fulfillFault()
+        let stored = try makeStored(entity.attributeTypesByPosition[position])
+        let previous: AttributeValue?
+        if attributeValues.layout === layout {
+            previous = attributeValues[position: position]
+            attributeValues[position: position] = stored
+        } else {
+            previous = attributeValues[key]
+            attributeValues[key] = stored
+        }
+        if previous != stored, !tracked { markChanged() }
     }
 
     func propertyDescription(forKey key: String) throws -> PropertyDescription {

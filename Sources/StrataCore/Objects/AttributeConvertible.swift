@@ -1,0 +1,173 @@
+import Foundation
+
+/// A Swift type that the values of one attribute type are read as and written from without
+/// going through `Any`: the types ``ManagedObject/value(forKey:)`` hands out for attributes.
+///
+/// Typed reads and writes (``ManagedObject/value(forKey:as:)``, ``ManagedObject/setValue(_:forKey:)``
+/// with a typed value, and the typed properties of subclasses) give the same results and errors
+/// as the untyped ones: a value of an attribute of ``attributeType`` converts directly, any other
+/// takes the untyped path. They skip boxing the value and casting it back.
+public protocol AttributeConvertible: Sendable {
+    /// The attribute type whose values are of this Swift type.
+    static var attributeType: AttributeType { get }
+    /// The value inside `value`, when it is of this type's case; nil otherwise.
+    init?(attributeValue value: AttributeValue)
+    /// This value in its stored form, for an attribute of ``attributeType``.
+    var attributeValue: AttributeValue { get }
+}
+
+extension Int16: AttributeConvertible {
+    /// `Integer 16`.
+    public static var attributeType: AttributeType { .integer16 }
+    /// The value of `.integer`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .integer(let v) = value else { return nil }
+        self = Int16(truncatingIfNeeded: v)
+    }
+    /// `.integer` of this value.
+    public var attributeValue: AttributeValue { .integer(Int64(self)) }
+}
+
+extension Int32: AttributeConvertible {
+    /// `Integer 32`.
+    public static var attributeType: AttributeType { .integer32 }
+    /// The value of `.integer`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .integer(let v) = value else { return nil }
+        self = Int32(truncatingIfNeeded: v)
+    }
+    /// `.integer` of this value.
+    public var attributeValue: AttributeValue { .integer(Int64(self)) }
+}
+
+extension Int64: AttributeConvertible {
+    /// `Integer 64`.
+    public static var attributeType: AttributeType { .integer64 }
+    /// The value of `.integer`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .integer(let v) = value else { return nil }
+        self = v
+    }
+    /// `.integer` of this value.
+    public var attributeValue: AttributeValue { .integer(self) }
+}
+
+extension Decimal: AttributeConvertible {
+    /// `Decimal`.
+    public static var attributeType: AttributeType { .decimal }
+    /// The value of `.decimal`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .decimal(let v) = value else { return nil }
+        self = v
+    }
+    /// `.decimal` of this value.
+    public var attributeValue: AttributeValue { .decimal(self) }
+}
+
+extension Double: AttributeConvertible {
+    /// `Double`.
+    public static var attributeType: AttributeType { .double }
+    /// The value of `.double`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .double(let v) = value else { return nil }
+        self = v
+    }
+    /// `.double` of this value.
+    public var attributeValue: AttributeValue { .double(self) }
+}
+
+extension Float: AttributeConvertible {
+    /// `Float`.
+    public static var attributeType: AttributeType { .float }
+    /// The value of `.float`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .float(let v) = value else { return nil }
+        self = v
+    }
+    /// `.float` of this value.
+    public var attributeValue: AttributeValue { .float(self) }
+}
+
+extension String: AttributeConvertible {
+    /// `String`.
+    public static var attributeType: AttributeType { .string }
+    /// The value of `.string`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .string(let v) = value else { return nil }
+        self = v
+    }
+    /// `.string` of this value.
+    public var attributeValue: AttributeValue { .string(self) }
+}
+
+extension Bool: AttributeConvertible {
+    /// `Boolean`.
+    public static var attributeType: AttributeType { .boolean }
+    /// The value of `.boolean`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .boolean(let v) = value else { return nil }
+        self = v
+    }
+    /// `.boolean` of this value.
+    public var attributeValue: AttributeValue { .boolean(self) }
+}
+
+extension Date: AttributeConvertible {
+    /// `Date`.
+    public static var attributeType: AttributeType { .date }
+    /// The value of `.date`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .date(let v) = value else { return nil }
+        self = v
+    }
+    /// `.date` of this value.
+    public var attributeValue: AttributeValue { .date(self) }
+}
+
+extension Data: AttributeConvertible {
+    /// `Binary Data`.
+    public static var attributeType: AttributeType { .binaryData }
+    /// The value of `.binary`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .binary(let v) = value else { return nil }
+        self = v
+    }
+    /// `.binary` of this value.
+    public var attributeValue: AttributeValue { .binary(self) }
+}
+
+extension UUID: AttributeConvertible {
+    /// `UUID`.
+    public static var attributeType: AttributeType { .uuid }
+    /// The value of `.uuid`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .uuid(let v) = value else { return nil }
+        self = v
+    }
+    /// `.uuid` of this value.
+    public var attributeValue: AttributeValue { .uuid(self) }
+}
+
+extension URL: AttributeConvertible {
+    /// `URI`.
+    public static var attributeType: AttributeType { .uri }
+    /// The value of `.uri`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .uri(let v) = value else { return nil }
+        self = v
+    }
+    /// `.uri` of this value.
+    public var attributeValue: AttributeValue { .uri(self) }
+}
+
+extension ManagedObjectID: AttributeConvertible {
+    /// `Object ID`.
+    public static var attributeType: AttributeType { .objectID }
+    /// The value of `.objectID`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .objectID(let v) = value else { return nil }
+        self = v
+    }
+    /// `.objectID` of this value.
+    public var attributeValue: AttributeValue { .objectID(self) }
+}
