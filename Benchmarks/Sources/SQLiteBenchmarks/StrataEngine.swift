@@ -2,9 +2,10 @@ import Foundation
 import Strata
 
 /// The workload as an app writes it with Strata: a `PersistentStoreCoordinator` with one SQLite
-/// store, a `ManagedObjectContext`, objects made with `insertNewObject` and `setValue(_:forKey:)`,
-/// read with `value(forKey:)`, fetched with `FetchRequest`s, deleted with `delete(_:)` (the
-/// model's cascade rule does the rest), and one `save()` per write phase.
+/// store, a `ManagedObjectContext`, objects made with `insertNewObject` and `setValue(_:forKey:)`
+/// (with typed values), attributes read with `value(forKey:as:)` and the to-one with
+/// `value(forKey:)`, fetched with `FetchRequest`s, deleted with `delete(_:)` (the model's cascade
+/// rule does the rest), and one `save()` per write phase.
 enum StrataEngine {
     static func open(_ file: URL, model: ManagedObjectModel) throws -> PersistentStoreCoordinator {
         StoreType.registerBuiltInTypes()
@@ -13,8 +14,8 @@ enum StrataEngine {
         return coordinator
     }
 
-    @inline(__always) static func read<T>(_ object: ManagedObject, _ key: String, as type: T.Type = T.self) throws -> T {
-        guard let value = try object.value(forKey: key) as? T else {
+    @inline(__always) static func read<T: AttributeConvertible>(_ object: ManagedObject, _ key: String, as type: T.Type = T.self) throws -> T {
+        guard let value = try object.value(forKey: key, as: T.self) else {
             throw BenchmarkError("\(object.entity.name).\(key) of \(object.objectID) is not a \(T.self)")
         }
         return value

@@ -7,29 +7,60 @@ extension ManagedObject {
     /// attributes) are read through ``value(forKey:)``.
     ///
     /// - Throws: what ``value(forKey:)`` throws.
+    @inlinable
     public func value<T: AttributeConvertible>(forKey key: String, as type: T.Type = T.self) throws -> T? {
-        let layout = entity.attributeLayout
-        guard let position = layout.position(of: key), entity.attributeTypesByPosition[position] != .transformable else {
-            return try value(forKey: key) as? T
+        switch try typedRead(forKey: key, as: T.attributeType) {
+        case .stored(let stored): T(attributeValue: stored)
+        case .absent: nil
+        case .untyped(let value): value as? T
         }
-        guard let stored = try storedAttribute(at: position, of: layout, key: key),
-              entity.attributeTypesByPosition[position] == T.attributeType else { return nil }
-        return T(attributeValue: stored)
     }
 
     /// Sets a property from a typed value: what ``setValue(_:forKey:)`` with the value as `Any`
     /// does, the same conversions and errors included, without the casts for a value of the
     /// attribute's own type.
+    @inlinable
     public func setValue<T: AttributeConvertible>(_ value: T?, forKey key: String) throws {
+        try typedWrite(value?.attributeValue, of: T.attributeType, forKey: key, untyped: value.map { $0 as Any })
+    }
+
+    /// What a typed read of an attribute found.
+    @usableFromInline enum TypedRead {
+        /// The stored value of an attribute of the asked type.
+        case stored(AttributeValue)
+        /// No value, or a value of another type.
+        case absent
+        /// The untyped value of a key that is not a plain attribute (a relationship, a
+        /// transformable attribute), to be cast.
+        case untyped(Any?)
+    }
+
+    /// The stored value of the attribute `key` when its type is `type`: the untyped code of the
+    /// typed ``value(forKey:as:)``, specialised for no Swift type.
+    @usableFromInline
+    func typedRead(forKey key: String, as type: AttributeType) throws -> TypedRead {
         let layout = entity.attributeLayout
         guard let position = layout.position(of: key), entity.attributeTypesByPosition[position] != .transformable else {
-            return try setValue(value.map { $0 as Any }, forKey: key)
+            return .untyped(try value(forKey: key))
         }
-        try setStoredAttribute(at: position, of: layout, key: key) { type in
-            guard let value else { return nil }
-            return type == T.attributeType
-                ? value.attributeValue
-                : try AttributeValue.make(from: value, ofType: type, key: key, entity: entity.name)
+        guard let stored = try storedAttribute(at: position, of: layout, key: key),
+              entity.attributeTypesByPosition[position] == type else { return .absent }
+        return .stored(stored)
+    }
+
+    /// Sets the attribute `key` to `stored`, a value of an attribute of `type`, when the
+    /// attribute is of that type; otherwise converts `untyped()` as the untyped setter does.
+    @usableFromInline
+    func typedWrite(_ stored: AttributeValue?, of type: AttributeType, forKey key: String,
+                    untyped: @autoclosure () -> Any?) throws {
+        let layout = entity.attributeLayout
+        guard let position = layout.position(of: key), entity.attributeTypesByPosition[position] != .transformable else {
+            return try setValue(untyped(), forKey: key)
+        }
+        try setStoredAttribute(at: position, of: layout, key: key) { attributeType in
+            guard let stored else { return nil }
+            guard attributeType != type, let value = untyped() else { return stored }
+            return try AttributeValue.make(from: value, ofType: attributeType, key: key, entity: entity.name)
         }
     }
 
@@ -44,6 +75,7 @@ extension ManagedObject {
 
     /// The value of the attribute `key` as `T`, or nil when it is nil, of another type, or
     /// unreadable; read without a cast from `Any` (``value(forKey:as:)``).
+    @inlinable
     public subscript<T: AttributeConvertible>(typed key: String, as type: T.Type = T.self) -> T? {
         (try? value(forKey: key, as: T.self)) ?? nil
     }
@@ -63,6 +95,7 @@ extension ManagedObject {
 
     /// Sets the attribute `key` from a typed property of a subclass, without a cast from `Any`
     /// (the typed ``setValue(_:forKey:)``); a failure stops the program, as the untyped form's does.
+    @inlinable
     public func setTyped<T: AttributeConvertible>(_ value: T?, forKey key: String) {
         do {
             try setValue(value, forKey: key)
