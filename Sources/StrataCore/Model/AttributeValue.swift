@@ -26,8 +26,8 @@ public enum AttributeValue: Sendable, Hashable {
     case uuid(UUID)
     /// A URL.
     case uri(URL)
-    /// A managed object ID.
-    case objectID(ManagedObjectID)
+    /// A managed object ID (boxed: an ID is larger than every other value, and rare).
+    indirect case objectID(ManagedObjectID)
 
     /// Equality that compares floating-point values by their bits, so that a changed NaN payload
     /// or a changed sign of zero counts as a change.
