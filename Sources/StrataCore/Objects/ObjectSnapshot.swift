@@ -11,8 +11,9 @@ public struct ObjectSnapshot: Sendable, Hashable {
     /// Non-nil attribute values by name (kept in the entity's ``AttributeLayout`` when a store
     /// made the snapshot for an entity).
     public var attributes: AttributeValues
-    /// Non-nil to-one destinations by relationship name.
-    public var toOne: [String: ManagedObjectID]
+    /// Non-nil to-one destinations by relationship name (a ``NameMap``: a dictionary literal, or
+    /// `NameMap(dictionary)`, makes one).
+    public var toOne: NameMap<ManagedObjectID>
     /// To-many destinations by relationship name, in order for ordered relationships.
     public var toMany: [String: [ManagedObjectID]]
 
@@ -21,7 +22,7 @@ public struct ObjectSnapshot: Sendable, Hashable {
         objectID: ManagedObjectID,
         version: Int64 = 1,
         attributes: AttributeValues = AttributeValues(),
-        toOne: [String: ManagedObjectID] = [:],
+        toOne: NameMap<ManagedObjectID> = NameMap(),
         toMany: [String: [ManagedObjectID]] = [:]
     ) {
         self.objectID = objectID

@@ -2,10 +2,12 @@
 /// its bytes in them, any other one its length and a reference to storage that the holder of the
 /// other copy keeps alive and unchanged. Unequal words say nothing (the same text can be stored
 /// twice), so a miss falls back to comparing or hashing the text.
+@usableFromInline
 struct NameBits: Equatable, Sendable {
-    let first: UInt64
-    let second: UInt64
+    @usableFromInline let first: UInt64
+    @usableFromInline let second: UInt64
 
+    @inlinable
     init(_ name: String) {
         #if _pointerBitWidth(_64)
         (first, second) = unsafeBitCast(name, to: (UInt64, UInt64).self)
@@ -15,6 +17,7 @@ struct NameBits: Equatable, Sendable {
     }
 
     /// Whether the words can be compared on this platform.
+    @inlinable
     var isComparable: Bool {
         #if _pointerBitWidth(_64)
         true

@@ -1,42 +1,58 @@
 /// A small map from property names to values, for the few relationships of one object: found by
-/// comparing names, not hashing them.
+/// comparing names, not hashing them. Used like a dictionary.
 ///
-/// An object holds one map for its to-ones and one for its loaded to-manys, each with a handful
-/// of entries, read and written for every relationship change. A dictionary hashes the name on
-/// every access; here a name that is the very same string as the stored one (the model's name, or
-/// the same literal) is found by comparing two words, any other spelling by comparing text.
-struct NameMap<Value>: ExpressibleByDictionaryLiteral, Sequence {
-    fileprivate struct Entry {
-        let name: String
-        let bits: NameBits
-        var value: Value
+/// A snapshot keeps its to-one destinations in one (``ObjectSnapshot/toOne``); an object keeps
+/// one for its to-ones and one for its loaded to-manys, each with a handful of entries, read and
+/// written for every relationship change. A dictionary hashes the name on every access; here a
+/// name that is the very same string as the stored one (the model's name, or the same literal) is
+/// found by comparing two words, any other spelling by comparing text. Entries keep the order
+/// they were added in.
+public struct NameMap<Value>: ExpressibleByDictionaryLiteral, Sequence {
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let name: String
+        @usableFromInline let bits: NameBits
+        @usableFromInline var value: Value
+
+        @inlinable
+        init(name: String, bits: NameBits, value: Value) {
+            self.name = name
+            self.bits = bits
+            self.value = value
+        }
     }
 
-    private var entries: [Entry] = []
+    // The map's code is inlinable: stores fill snapshots' to-ones from their own modules, where
+    // a generic call that is not specialised costs more than the lookup.
+    @usableFromInline var entries: [Entry] = []
 
     /// An empty map.
-    init() {}
+    @inlinable
+    public init() {}
 
     /// The entries of a literal; a repeated name keeps its last value.
-    init(dictionaryLiteral elements: (String, Value)...) {
+    @inlinable
+    public init(dictionaryLiteral elements: (String, Value)...) {
         for (name, value) in elements { self[name] = value }
     }
 
-    /// The entries of a dictionary.
-    init(_ dictionary: [String: Value]) {
+    /// The entries of a dictionary, in the dictionary's order.
+    public init(_ dictionary: [String: Value]) {
         guard !dictionary.isEmpty else { return }
         entries.reserveCapacity(dictionary.count)
         for (name, value) in dictionary { entries.append(Entry(name: name, bits: NameBits(name), value: value)) }
     }
 
-    private func index(of name: String) -> Int? {
+    @inlinable
+    func index(of name: String) -> Int? {
         let key = NameBits(name)
         if key.isComparable, let index = entries.firstIndex(where: { $0.bits == key }) { return index }
         return entries.firstIndex { $0.name == name }
     }
 
     /// The value for `name`; setting nil removes it.
-    subscript(name: String) -> Value? {
+    @inlinable
+    public subscript(name: String) -> Value? {
         get { index(of: name).map { entries[$0].value } }
         set {
             if let index = index(of: name) {
@@ -60,43 +76,68 @@ struct NameMap<Value>: ExpressibleByDictionaryLiteral, Sequence {
 
     /// Removes the value for `name`; returns it.
     @discardableResult
-    mutating func removeValue(forKey name: String) -> Value? {
+    public mutating func removeValue(forKey name: String) -> Value? {
         guard let index = index(of: name) else { return nil }
         return entries.remove(at: index).value
     }
 
     /// Whether the map is empty.
-    var isEmpty: Bool { entries.isEmpty }
+    @inlinable
+    public var isEmpty: Bool { entries.isEmpty }
 
     /// How many entries there are.
-    var count: Int { entries.count }
+    @inlinable
+    public var count: Int { entries.count }
+
+    /// The names, in the order they were added.
+    public var keys: [String] { entries.map(\.name) }
 
     /// The values, in the order their names were added.
-    var values: [Value] { entries.map(\.value) }
+    public var values: [Value] { entries.map(\.value) }
 
-    /// Each name with its value, in the order the names were added.
-    struct Iterator: IteratorProtocol {
-        fileprivate var base: IndexingIterator<[Entry]>
-
-        mutating func next() -> (String, Value)? { base.next().map { ($0.name, $0.value) } }
+    /// The entries as a dictionary.
+    public var dictionary: [String: Value] {
+        Dictionary(entries.lazy.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
     }
 
-    func makeIterator() -> Iterator { Iterator(base: entries.makeIterator()) }
+    /// Each name with its value, in the order the names were added.
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline var base: IndexingIterator<[Entry]>
+
+        @inlinable
+        init(base: IndexingIterator<[Entry]>) { self.base = base }
+
+        /// The next name and value.
+        @inlinable
+        public mutating func next() -> (key: String, value: Value)? { base.next().map { ($0.name, $0.value) } }
+    }
+
+    /// Iterates the names with their values.
+    @inlinable
+    public func makeIterator() -> Iterator { Iterator(base: entries.makeIterator()) }
 }
 
 extension NameMap: Sendable where Value: Sendable {}
 extension NameMap.Entry: Sendable where Value: Sendable {}
+extension NameMap.Iterator: Sendable where Value: Sendable {}
 
 extension NameMap: Equatable where Value: Equatable {
     /// Maps are equal when the same names have equal values, in any order.
-    static func == (lhs: NameMap, rhs: NameMap) -> Bool {
+    public static func == (lhs: NameMap, rhs: NameMap) -> Bool {
         lhs.count == rhs.count && lhs.allSatisfy { rhs[$0.0] == $0.1 }
     }
 }
 
 extension NameMap: Hashable where Value: Hashable {
     /// Hashes the names and values, independently of their order.
-    func hash(into hasher: inout Hasher) {
-        hashUnordered(self, into: &hasher)
+    public func hash(into hasher: inout Hasher) {
+        hashUnordered(lazy.map { ($0.key, $0.value) }, into: &hasher)
+    }
+}
+
+extension NameMap: CustomStringConvertible {
+    /// The entries as a dictionary literal, in order.
+    public var description: String {
+        isEmpty ? "[:]" : "[" + map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "]"
     }
 }

@@ -113,7 +113,7 @@ struct SQLiteRowWriter {
         // The to-ones of the rows this save wrote whole: a foreign key one of them already holds
         // is not written again from the inverse to-many.
         // (Rows are read in place, by index: a loop over the snapshots would copy each one.)
-        var written: [ManagedObjectID: [String: ManagedObjectID]] = [:]
+        var written: [ManagedObjectID: NameMap<ManagedObjectID>] = [:]
         for rows in [request.inserted, request.updated] {
             for index in rows.indices where !rows[index].toOne.isEmpty { written[rows[index].objectID] = rows[index].toOne }
         }
@@ -240,7 +240,7 @@ struct SQLiteRowWriter {
     /// Writes the to-manys a snapshot carries (absent ones are unchanged). A destination whose
     /// row this save wrote whole (`written`: their to-ones, by ID) with the owner in the inverse
     /// to-one already holds the foreign key.
-    private func writeToMany(_ snapshot: ObjectSnapshot, written: [ManagedObjectID: [String: ManagedObjectID]] = [:]) throws {
+    private func writeToMany(_ snapshot: ObjectSnapshot, written: [ManagedObjectID: NameMap<ManagedObjectID>] = [:]) throws {
         let owner = try key(snapshot.objectID)
         for (name, destinations) in snapshot.toMany {
             guard let storage = schema.toMany[snapshot.objectID.entityName]?[name] else { continue }
