@@ -58,7 +58,10 @@ public struct NameMap<Value>: ExpressibleByDictionaryLiteral, Sequence {
             if let index = index(of: name) {
                 if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
             } else if let newValue {
-                entries.append(Entry(name: name, bits: NameBits(name), value: newValue))
+                let entry = Entry(name: name, bits: NameBits(name), value: newValue)
+                // A first entry as a literal: growing an empty array goes through a generic
+                // standard-library path several times as long.
+                if entries.isEmpty { entries = [entry] } else { entries.append(entry) }
             }
         }
     }
