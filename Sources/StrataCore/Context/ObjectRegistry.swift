@@ -12,8 +12,9 @@
 /// before cutting it loose (`detach()` clears the object's context). So every entry is a live
 /// object.
 ///
-/// Objects with permanent IDs are kept in one table per entity and store, by primary key: an
-/// entry is a key and a reference, and a table is found by comparing names, not hashing them. Objects with
+/// Objects with permanent IDs are kept in one table per entity and store, by primary key
+/// (``PrimaryKeyTable``): an entry is a key and a reference, and a table is found by comparing
+/// names, not hashing them. Objects with
 /// temporary IDs (inserted and not yet saved) are listed as they are registered and put in a
 /// table of their own only when a temporary ID is looked up or removed: a save that gives every
 /// listed object its permanent ID, in the order they were listed, drops the list without
@@ -21,7 +22,7 @@
 struct ObjectRegistry {
     typealias Entry = Unmanaged<ManagedObject>
 
-    private var tables: [[Int64: Entry]] = []
+    private var tables: [PrimaryKeyTable] = []
     /// The index in `tables` of each store's table of each entity, by store identifier and then
     /// entity name: IDs a store made name them with the very strings the first one did, so
     /// they are found by comparing names (a context holds objects of few entities and stores).
@@ -45,7 +46,7 @@ struct ObjectRegistry {
         if let known = tableIndexes[store]?[objectID.entityName] { return known }
         guard creating else { return nil }
         let index = tables.count
-        tables.append([:])
+        tables.append(PrimaryKeyTable())
         tableIndexes.modify(store, default: [:]) { $0[objectID.entityName] = index }
         return index
     }
@@ -77,7 +78,7 @@ struct ObjectRegistry {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(count)
         for table in tables {
-            for entry in table.values { objects.append(entry.takeUnretainedValue()) }
+            for entry in table.entries { objects.append(entry.takeUnretainedValue()) }
         }
         for entry in temporary.values { objects.append(entry.takeUnretainedValue()) }
         for (_, entry) in temporaryBacklog { objects.append(entry.takeUnretainedValue()) }
@@ -106,9 +107,8 @@ struct ObjectRegistry {
             }
             return
         }
-        guard let table = tableIndex(of: objectID, creating: false),
-              let index = tables[table].index(forKey: key), tables[table].values[index].toOpaque() == object.toOpaque() else { return }
-        tables[table].remove(at: index)
+        guard let table = tableIndex(of: objectID, creating: false) else { return }
+        tables[table].remove(key, ifHolding: object)
     }
 
     /// Whether the backlog of temporary IDs lists exactly `objects`, by `previousIDs`, in order,

@@ -1,0 +1,119 @@
+/// Unretained objects by primary key: the registry's table of one entity in one store.
+///
+/// Open addressing with linear probing and removal by shifting back, hashed by multiplying the
+/// key with an odd number drawn once per process. A dictionary hashes each `Int64` key with
+/// SipHash, about a hundred instructions, for every lookup of a fetched row and its to-ones; this
+/// costs a multiplication. The random multiplier keeps the keys of a crafted store file from
+/// being chosen to collide.
+struct PrimaryKeyTable {
+    typealias Entry = Unmanaged<ManagedObject>
+
+    /// One place of the table: empty when `entry` is nil.
+    private struct Slot {
+        var key: Int64
+        var entry: Entry?
+    }
+
+    private var slots: [Slot] = []
+    /// `64 − log2(slots.count)`: the top bits of the product pick the slot.
+    private var shift = 64
+    /// How many objects the table holds.
+    private(set) var count = 0
+
+    /// The odd multiplier of this process.
+    private static let multiplier: UInt64 = {
+        var generator = SystemRandomNumberGenerator()
+        return generator.next() | 1
+    }()
+
+    /// The slot where probing for `key` starts.
+    @inline(__always)
+    private func home(of key: Int64) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* Self.multiplier) >> UInt64(shift))
+    }
+
+    /// The slot holding `key`, or nil.
+    private func slot(of key: Int64) -> Int? {
+        guard count > 0 else { return nil }
+        let mask = slots.count - 1
+        var index = home(of: key)
+        while let _ = slots[index].entry {
+            if slots[index].key == key { return index }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
+
+    /// The object registered for `key`; assigning nil removes it.
+    subscript(key: Int64) -> Entry? {
+        get { slot(of: key).flatMap { slots[$0].entry } }
+        set {
+            guard let newValue else {
+                if let index = slot(of: key) { removeSlot(at: index) }
+                return
+            }
+            insert(newValue, for: key)
+        }
+    }
+
+    /// Removes `key` if it holds `entry`.
+    mutating func remove(_ key: Int64, ifHolding entry: Entry) {
+        guard let index = slot(of: key), slots[index].entry?.toOpaque() == entry.toOpaque() else { return }
+        removeSlot(at: index)
+    }
+
+    /// Every object the table holds.
+    var entries: some Sequence<Entry> { slots.lazy.compactMap(\.entry) }
+
+    /// Makes room for `capacity` objects without growing again.
+    mutating func reserveCapacity(_ capacity: Int) {
+        // At most three quarters full.
+        var size = 8
+        while size * 3 < capacity * 4 { size *= 2 }
+        if size > slots.count { resize(to: size) }
+    }
+
+    private mutating func insert(_ entry: Entry, for key: Int64) {
+        if (count + 1) * 4 > slots.count * 3 { resize(to: max(8, slots.count * 2)) }
+        let mask = slots.count - 1
+        var index = home(of: key)
+        while let _ = slots[index].entry {
+            if slots[index].key == key {
+                slots[index].entry = entry
+                return
+            }
+            index = (index + 1) & mask
+        }
+        slots[index] = Slot(key: key, entry: entry)
+        count += 1
+    }
+
+    /// Empties the slot at `index`, moving later entries of its run back so that every entry
+    /// stays reachable from its home slot.
+    private mutating func removeSlot(at index: Int) {
+        let mask = slots.count - 1
+        var hole = index
+        var next = (index + 1) & mask
+        while let _ = slots[next].entry {
+            let home = home(of: slots[next].key)
+            // The entry at `next` may move into the hole unless its home lies cyclically in
+            // (hole, next]: then it is already as close to home as it can be.
+            let homeBetween = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
+            if !homeBetween {
+                slots[hole] = slots[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        slots[hole].entry = nil
+        count -= 1
+    }
+
+    private mutating func resize(to size: Int) {
+        let old = slots
+        slots = Array(repeating: Slot(key: 0, entry: nil), count: size)
+        shift = 64 - size.trailingZeroBitCount
+        count = 0
+        for slot in old { if let entry = slot.entry { insert(entry, for: slot.key) } }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+@testable import StrataCore
+import StrataTestSupport
+import Testing
+
+/// The registry's table of objects by primary key answers what a dictionary answers, through
+/// every mix of inserts, replacements and removals (removal moves entries back within a run).
+@Suite("Primary-key tables")
+struct PrimaryKeyTableTests {
+    /// Objects to register (kept alive by the caller: the table holds them unretained).
+    static func objects(_ count: Int) throws -> [ManagedObject] {
+        let student = try #require(try SampleModels.student().entitiesByName["Student"])
+        return (0..<count).map { _ in ManagedObject(entity: student, objectID: .temporary(entityName: "Student")) }
+    }
+
+    /// Whether `table` holds exactly `expected`.
+    static func matches(_ table: PrimaryKeyTable, _ expected: [Int64: ManagedObject], probing keys: some Sequence<Int64>) -> Bool {
+        guard table.count == expected.count,
+              Set(table.entries.map { $0.toOpaque() }) == Set(expected.values.map { Unmanaged.passUnretained($0).toOpaque() })
+        else { return false }
+        return keys.allSatisfy { key in table[key]?.toOpaque() == expected[key].map { Unmanaged.passUnretained($0).toOpaque() } }
+    }
+
+    @Test("Random inserts, replacements and removals agree with a dictionary", arguments: [
+        "sequential", "spread", "high bits",
+    ])
+    func agreesWithDictionary(keys kind: String) throws {
+        let objects = try Self.objects(64)
+        var random = SplitMix64(seed: 0x5EED)
+        // Keys that a multiplicative hash could cluster: sequential, large strides, only high bits.
+        let keyOf: (Int) -> Int64 = switch kind {
+        case "sequential": { Int64($0) + 1 }
+        case "spread": { Int64($0) * 1_000_003 - 500_000_000 }
+        default: { Int64($0) << 40 }
+        }
+        let keySpace = (0..<600).map(keyOf)
+        var table = PrimaryKeyTable()
+        var expected: [Int64: ManagedObject] = [:]
+        for step in 0..<20_000 {
+            let key = keySpace[Int(random.next() % UInt64(keySpace.count))]
+            let object = objects[Int(random.next() % UInt64(objects.count))]
+            switch random.next() % 4 {
+            case 0, 1:
+                table[key] = Unmanaged.passUnretained(object)
+                expected[key] = object
+            case 2:
+                table[key] = nil
+                expected[key] = nil
+            default:
+                // Removes only when the key holds this very object.
+                table.remove(key, ifHolding: Unmanaged.passUnretained(object))
+                if expected[key] === object { expected[key] = nil }
+            }
+            if step % 997 == 0 {
+                let agrees = Self.matches(table, expected, probing: keySpace)   // not expanded in a failure
+                #expect(agrees, "after step \(step)")
+            }
+        }
+        let agrees = Self.matches(table, expected, probing: keySpace)
+        #expect(agrees)
+        #expect(table[Int64.min] == nil && table[Int64.max] == nil)
+    }
+
+    @Test("Reserving capacity keeps what the table holds; an empty table answers nil")
+    func reserveAndEmpty() throws {
+        let objects = try Self.objects(3)
+        var table = PrimaryKeyTable()
+        #expect(table[1] == nil)
+        table.remove(1, ifHolding: Unmanaged.passUnretained(objects[0]))
+        #expect(table.count == 0)
+        for key in Int64(1)...5 { table[key] = Unmanaged.passUnretained(objects[Int(key) % 3]) }
+        table.reserveCapacity(10_000)
+        #expect(table.count == 5)
+        #expect((Int64(1)...5).allSatisfy { table[$0]?.toOpaque() == Unmanaged.passUnretained(objects[Int($0) % 3]).toOpaque() })
+        table[3] = Unmanaged.passUnretained(objects[0])
+        #expect(table.count == 5)
+        #expect(table[3]?.toOpaque() == Unmanaged.passUnretained(objects[0]).toOpaque())
+    }
+}
