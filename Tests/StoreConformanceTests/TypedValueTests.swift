@@ -138,6 +138,46 @@ struct TypedValueTests {
         #expect(try object.value(forKey: "string", as: String.self) == nil)
     }
 
+    /// A type conformed outside Strata that says it is a Double and stores a string.
+    struct Celsius: AttributeConvertible, Equatable {
+        var degrees: Double
+        static var attributeType: AttributeType { .double }
+        init(degrees: Double) { self.degrees = degrees }
+        init?(attributeValue value: AttributeValue) {
+            guard case .double(let degrees) = value else { return nil }
+            self.degrees = degrees
+        }
+        var attributeValue: AttributeValue { .string("\(degrees) °C") }
+    }
+
+    @Test("A type conformed elsewhere takes the untyped path; relationships and transformables read untyped", arguments: StoreUnderTest.all)
+    func otherConformancesAndKeys(store: StoreUnderTest) throws {
+        let context = try store.makeContext(model: StoreImageFixtures.everyTypeModel())
+        let thing = try context.insertNewObject(forEntityName: "Thing")
+        let owner = try context.insertNewObject(forEntityName: "Owner")
+        try thing.setValue(21.5, forKey: "double")
+        try thing.setValue(Data([7]), forKey: "opaque")
+        try thing.setValue(owner, forKey: "owner")
+        #expect(throws: ObjectError.wrongValueType(entity: "Thing", key: "double", expected: .double, found: "Celsius")) {
+            try Self.setTypedValue(Celsius(degrees: 3), on: thing, forKey: "double")
+        }
+        #expect(try thing.value(forKey: "double", as: Double.self) == 21.5)
+        #expect(try thing.value(forKey: "double", as: Celsius.self) == nil)   // as `value(forKey:) as? Celsius`
+        try context.save()
+
+        let reader = context.freshContext()
+        let read = try reader.existingObject(with: thing.objectID)
+        #expect(try read.value(forKey: "owner", as: String.self) == nil)
+        #expect(read[typed: "opaque", as: Data.self] == Data([7]))
+        #expect(read[typed: "double", as: Double.self] == 21.5)
+        #expect(read[typed: "owner", as: ManagedObject.self]?.objectID == owner.objectID)
+        // A typed value of another Swift type that converts to the stored one changes nothing.
+        try read.setValue(Int16(21), forKey: "int64")
+        try reader.save()
+        try read.setValue(Int64(21), forKey: "int64")
+        #expect(!read.hasChanges)
+    }
+
     @Test("A typed read of an object whose delete was saved throws as value(forKey:) does", arguments: StoreUnderTest.all)
     func typedReadOfDeletedObject(store: StoreUnderTest) throws {
         let context = try store.makeContext(model: StoreImageFixtures.everyTypeModel())

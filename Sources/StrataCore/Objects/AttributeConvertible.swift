@@ -7,6 +7,9 @@ import Foundation
 /// with a typed value, and the typed properties of subclasses) give the same results and errors
 /// as the untyped ones: a value of an attribute of ``attributeType`` converts directly, any other
 /// takes the untyped path. They skip boxing the value and casting it back.
+///
+/// Strata's own conformances below are the ones that take the direct path; a type conformed
+/// elsewhere is read and written through the untyped path, whatever it says of itself.
 public protocol AttributeConvertible: Sendable {
     /// The attribute type whose values are of this Swift type.
     static var attributeType: AttributeType { get }
@@ -14,6 +17,36 @@ public protocol AttributeConvertible: Sendable {
     init?(attributeValue value: AttributeValue)
     /// This value in its stored form, for an attribute of ``attributeType``.
     var attributeValue: AttributeValue { get }
+}
+
+extension AttributeType {
+    /// The Swift type whose own conformance converts values of this type directly; nil for a
+    /// transformable attribute.
+    @usableFromInline
+    var convertibleType: (any AttributeConvertible.Type)? {
+        switch self {
+        case .integer16: Int16.self
+        case .integer32: Int32.self
+        case .integer64: Int64.self
+        case .decimal: Decimal.self
+        case .double: Double.self
+        case .float: Float.self
+        case .string: String.self
+        case .boolean: Bool.self
+        case .date: Date.self
+        case .binaryData: Data.self
+        case .uuid: UUID.self
+        case .uri: URL.self
+        case .objectID: ManagedObjectID.self
+        case .transformable: nil
+        }
+    }
+}
+
+extension AttributeConvertible {
+    /// Whether this is the type Strata converts its ``attributeType``'s values to and from.
+    @inlinable
+    static var convertsDirectly: Bool { attributeType.convertibleType.map { $0 == Self.self } ?? false }
 }
 
 extension Int16: AttributeConvertible {

@@ -9,7 +9,8 @@ extension ManagedObject {
     /// - Throws: what ``value(forKey:)`` throws.
     @inlinable
     public func value<T: AttributeConvertible>(forKey key: String, as type: T.Type = T.self) throws -> T? {
-        switch try typedRead(forKey: key, as: T.attributeType) {
+        guard T.convertsDirectly else { return try value(forKey: key) as? T }
+        return switch try typedRead(forKey: key, as: T.attributeType) {
         case .stored(let stored): T(attributeValue: stored)
         case .absent: nil
         case .untyped(let value): value as? T
@@ -21,6 +22,7 @@ extension ManagedObject {
     /// attribute's own type.
     @inlinable
     public func setValue<T: AttributeConvertible>(_ value: T?, forKey key: String) throws {
+        guard T.convertsDirectly else { return try setValue(value.map { $0 as Any }, forKey: key) }
         try typedWrite(value?.attributeValue, of: T.attributeType, forKey: key, untyped: value.map { $0 as Any })
     }
 

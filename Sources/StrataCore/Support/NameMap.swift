@@ -139,8 +139,8 @@ extension NameMap: Hashable where Value: Hashable {
 }
 
 extension NameMap: CustomStringConvertible {
-    /// The entries as a dictionary literal, in order.
+    /// The names and values, in order, written as a dictionary's are.
     public var description: String {
-        isEmpty ? "[:]" : "[" + map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "]"
+        isEmpty ? "[:]" : "[" + map { "\"\($0.key)\": \(String(reflecting: $0.value))" }.joined(separator: ", ") + "]"
     }
 }
