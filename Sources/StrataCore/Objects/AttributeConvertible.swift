@@ -22,7 +22,7 @@ public protocol AttributeConvertible: Sendable {
 extension AttributeType {
     /// The Swift type whose own conformance converts values of this type directly; nil for a
     /// transformable attribute.
-    @usableFromInline
+    @inlinable
     var convertibleType: (any AttributeConvertible.Type)? {
         switch self {
         case .integer16: Int16.self
@@ -51,7 +51,7 @@ extension AttributeConvertible {
 
 extension Int16: AttributeConvertible {
     /// `Integer 16`.
-    public static var attributeType: AttributeType { .integer16 }
+    @inlinable public static var attributeType: AttributeType { .integer16 }
     /// The value of `.integer`.
     public init?(attributeValue value: AttributeValue) {
         guard case .integer(let v) = value else { return nil }
@@ -63,7 +63,7 @@ extension Int16: AttributeConvertible {
 
 extension Int32: AttributeConvertible {
     /// `Integer 32`.
-    public static var attributeType: AttributeType { .integer32 }
+    @inlinable public static var attributeType: AttributeType { .integer32 }
     /// The value of `.integer`.
     public init?(attributeValue value: AttributeValue) {
         guard case .integer(let v) = value else { return nil }
@@ -75,7 +75,7 @@ extension Int32: AttributeConvertible {
 
 extension Int64: AttributeConvertible {
     /// `Integer 64`.
-    public static var attributeType: AttributeType { .integer64 }
+    @inlinable public static var attributeType: AttributeType { .integer64 }
     /// The value of `.integer`.
     public init?(attributeValue value: AttributeValue) {
         guard case .integer(let v) = value else { return nil }
@@ -87,7 +87,7 @@ extension Int64: AttributeConvertible {
 
 extension Decimal: AttributeConvertible {
     /// `Decimal`.
-    public static var attributeType: AttributeType { .decimal }
+    @inlinable public static var attributeType: AttributeType { .decimal }
     /// The value of `.decimal`.
     public init?(attributeValue value: AttributeValue) {
         guard case .decimal(let v) = value else { return nil }
@@ -99,7 +99,7 @@ extension Decimal: AttributeConvertible {
 
 extension Double: AttributeConvertible {
     /// `Double`.
-    public static var attributeType: AttributeType { .double }
+    @inlinable public static var attributeType: AttributeType { .double }
     /// The value of `.double`.
     public init?(attributeValue value: AttributeValue) {
         guard case .double(let v) = value else { return nil }
@@ -111,7 +111,7 @@ extension Double: AttributeConvertible {
 
 extension Float: AttributeConvertible {
     /// `Float`.
-    public static var attributeType: AttributeType { .float }
+    @inlinable public static var attributeType: AttributeType { .float }
     /// The value of `.float`.
     public init?(attributeValue value: AttributeValue) {
         guard case .float(let v) = value else { return nil }
@@ -123,7 +123,7 @@ extension Float: AttributeConvertible {
 
 extension String: AttributeConvertible {
     /// `String`.
-    public static var attributeType: AttributeType { .string }
+    @inlinable public static var attributeType: AttributeType { .string }
     /// The value of `.string`.
     public init?(attributeValue value: AttributeValue) {
         guard case .string(let v) = value else { return nil }
@@ -135,7 +135,7 @@ extension String: AttributeConvertible {
 
 extension Bool: AttributeConvertible {
     /// `Boolean`.
-    public static var attributeType: AttributeType { .boolean }
+    @inlinable public static var attributeType: AttributeType { .boolean }
     /// The value of `.boolean`.
     public init?(attributeValue value: AttributeValue) {
         guard case .boolean(let v) = value else { return nil }
@@ -147,7 +147,7 @@ extension Bool: AttributeConvertible {
 
 extension Date: AttributeConvertible {
     /// `Date`.
-    public static var attributeType: AttributeType { .date }
+    @inlinable public static var attributeType: AttributeType { .date }
     /// The value of `.date`.
     public init?(attributeValue value: AttributeValue) {
         guard case .date(let v) = value else { return nil }
@@ -159,7 +159,7 @@ extension Date: AttributeConvertible {
 
 extension Data: AttributeConvertible {
     /// `Binary Data`.
-    public static var attributeType: AttributeType { .binaryData }
+    @inlinable public static var attributeType: AttributeType { .binaryData }
     /// The value of `.binary`.
     public init?(attributeValue value: AttributeValue) {
         guard case .binary(let v) = value else { return nil }
@@ -171,7 +171,7 @@ extension Data: AttributeConvertible {
 
 extension UUID: AttributeConvertible {
     /// `UUID`.
-    public static var attributeType: AttributeType { .uuid }
+    @inlinable public static var attributeType: AttributeType { .uuid }
     /// The value of `.uuid`.
     public init?(attributeValue value: AttributeValue) {
         guard case .uuid(let v) = value else { return nil }
@@ -183,7 +183,7 @@ extension UUID: AttributeConvertible {
 
 extension URL: AttributeConvertible {
     /// `URI`.
-    public static var attributeType: AttributeType { .uri }
+    @inlinable public static var attributeType: AttributeType { .uri }
     /// The value of `.uri`.
     public init?(attributeValue value: AttributeValue) {
         guard case .uri(let v) = value else { return nil }
@@ -195,7 +195,7 @@ extension URL: AttributeConvertible {
 
 extension ManagedObjectID: AttributeConvertible {
     /// `Object ID`.
-    public static var attributeType: AttributeType { .objectID }
+    @inlinable public static var attributeType: AttributeType { .objectID }
     /// The value of `.objectID`.
     public init?(attributeValue value: AttributeValue) {
         guard case .objectID(let v) = value else { return nil }
