@@ -209,6 +209,7 @@ struct SQLQueryEdgeValueTests {
                     let sort = [ObjectSortDescriptor(key: key, ascending: ascending, comparison: comparison)]
                     try base.expectSame(base.request("Item", nil, sort: sort), "\(sort)")
                     try base.expectSame(base.request("Item", nil, sort: sort, offset: 3, limit: 5), "\(sort) ranged")
+                    try base.expectSame(base.request("Item", .compare("flag", .equalTo, true), sort: sort), "\(sort) some rows")
                     try base.expectSame(base.request("Item", .compare("flag", .equalTo, true), sort: sort + [ObjectSortDescriptor(key: "small")],
                                                      offset: 1, limit: 4), "\(sort) with a predicate")
                 }
@@ -216,7 +217,7 @@ struct SQLQueryEdgeValueTests {
         }
     }
 
-    @Test("numbers without BLOBs sort in SQL")
+    @Test("numbers sort in SQL unless rows hold numbers stored as BLOBs, checked first or after reading")
     func sortingInSQL() throws {
         let base = try Self.store()
         let request = base.request("Item", nil, sort: [ObjectSortDescriptor(key: "big", ascending: false),
@@ -225,8 +226,21 @@ struct SQLQueryEdgeValueTests {
         #expect(plan.isComplete)
         #expect(plan.select.sql.contains("ORDER BY t0.ZBIG DESC, t0.ZTEXT COLLATE STRATA_STANDARD ASC, CASE t0.Z_ENT"))
         try base.expectSame(request, "sorted in SQL")
-        // The double column holds NaN and −0.0 as BLOBs: sorted in memory.
-        let doubles = try #require(try base.store.fetchPlan(for: base.request("Item", nil, sort: [ObjectSortDescriptor(key: "real")])))
-        #expect(!doubles.sortedInSQL)
+        // The double column holds NaN and −0.0 as BLOBs. Read whole and unranged, the rows come
+        // sorted by SQL and the store sorts them again when one it read holds such a number;
+        // ranged, the store checks first and sorts in memory.
+        let whole = base.request("Item", nil, sort: [ObjectSortDescriptor(key: "real")])
+        let doubles = try #require(try base.store.fetchPlan(for: whole))
+        #expect(doubles.sortedInSQL && doubles.checksOrderAfterReading)
+        #expect(!doubles.select.sql.contains("X''"))
+        try base.expectSame(whole, "real, sorted again after reading")
+        let ranged = try #require(try base.store.fetchPlan(for: base.request("Item", nil, sort: [ObjectSortDescriptor(key: "real")], offset: 1, limit: 3)))
+        #expect(!ranged.sortedInSQL && !ranged.checksOrderAfterReading)
+        var idsOnly = whole
+        idsOnly.includesPropertyValues = false
+        let listed = try #require(try base.store.fetchPlan(for: idsOnly))
+        #expect(!listed.sortedInSQL && !listed.checksOrderAfterReading)
+        let throughJoin = try #require(try base.store.fetchPlan(for: base.request("Item", nil, sort: [ObjectSortDescriptor(key: "other.real")])))
+        #expect(!throughJoin.checksOrderAfterReading)
     }
 }

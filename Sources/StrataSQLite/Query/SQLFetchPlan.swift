@@ -21,6 +21,9 @@ struct SQLFetchPlan {
     var residual: ObjectPredicate?
     /// Whether the rows come in the request's order.
     var sortedInSQL: Bool
+    /// Whether that order holds only if no row read holds a number stored as a BLOB in a sort
+    /// column: the rows are then sorted again in memory (whole rows of one table, no range).
+    var checksOrderAfterReading = false
     /// Whether offset and limit are applied in SQL.
     var rangedInSQL: Bool
     /// Whether the rows carry their values (they always do when memory has work left).
@@ -91,9 +94,15 @@ struct SQLFetchPlan {
                     break
                 }
             }
-            if sorted, !blobChecks.isEmpty {
+            if sorted, !blobChecks.isEmpty, request.fetchLimit == 0, request.fetchOffset == 0,
+               request.includesPropertyValues, translator.top.joinClauses.isEmpty {
                 // Numbers stored as BLOBs (NaN, −0.0, decimals of more than 15 digits) would
-                // sort after every other in SQL: only when no candidate has one does SQL order.
+                // sort after every other in SQL. Every row is read whole and every sort column is
+                // the table's own: the reader sees any such number, and the store sorts again.
+                checksOrderAfterReading = true
+                self.notes.append("sorted in SQL unless a row read holds a number stored as a BLOB")
+            } else if sorted, !blobChecks.isEmpty {
+                // Only when no candidate holds a number stored as a BLOB does SQL order.
                 let check = "SELECT 1 FROM \(table.name) t0\(translator.top.joinClauses) WHERE "
                     + SQLFragment.and([condition, .or(blobChecks)]) + " LIMIT 1"
                 if try connection.scalar(check.sql, check.parameters) != nil {

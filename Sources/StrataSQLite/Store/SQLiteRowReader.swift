@@ -9,6 +9,9 @@ final class SQLiteRowReader: SnapshotSource {
     private let storeIdentifier: String
     private var cache: [ManagedObjectID: ObjectSnapshot] = [:]
     private let layouts: SQLiteRowLayouts
+    /// Whether a row read held a number stored as a BLOB (NaN, −0.0, a decimal of more than 15
+    /// digits), which SQL orders after every other number.
+    private(set) var readNumberStoredAsBlob = false
 
     init(connection: SQLiteConnection, schema: SQLiteSchema, storeIdentifier: String, layouts: SQLiteRowLayouts) {
         self.connection = connection
@@ -60,7 +63,9 @@ final class SQLiteRowReader: SnapshotSource {
         var attributes = AttributeValues(layout: layout.attributeLayout)
         for attribute in layout.attributes {
             do {
-                attributes[position: attribute.slot] = try SQLiteValueCoding.decode(row.value(attribute.position), as: attribute.type)
+                let value = row.value(attribute.position)
+                if case .blob = value, attribute.type.isNumber { readNumberStoredAsBlob = true }
+                attributes[position: attribute.slot] = try SQLiteValueCoding.decode(value, as: attribute.type)
             } catch {
                 throw StoreError.corruptStore(file: file, offset: nil,
                                               reason: "\(layout.entityName) row \(key), attribute '\(attribute.name)': \(error.description)")
@@ -271,5 +276,16 @@ final class SQLiteRowReader: SnapshotSource {
             nextKeys[name] = max + 1
         }
         return StoreImage(identifier: storeIdentifier, metadata: metadata, objects: objects, nextPrimaryKeys: nextKeys)
+    }
+}
+
+extension AttributeType {
+    /// Whether values of this type are numbers SQL orders (and stores as BLOBs when a REAL or
+    /// an INTEGER would not keep them exactly).
+    fileprivate var isNumber: Bool {
+        switch self {
+        case .double, .float, .date, .decimal: true
+        default: false
+        }
     }
 }

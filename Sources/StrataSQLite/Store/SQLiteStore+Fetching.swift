@@ -15,7 +15,8 @@ extension SQLiteStore {
             }
             let rows = try reader.snapshots(plan.select, table: plan.table, includesValues: plan.includesValues,
                                             caching: !plan.isComplete)
-            if plan.isComplete { return rows }
+            let ordered = !plan.checksOrderAfterReading || !reader.readNumberStoredAsBlob
+            if plan.isComplete, ordered { return rows }
             var rest = request
             rest.predicate = plan.residual
             return try SnapshotQuery.apply(rest, to: rows, source: reader, model: model)
