@@ -25,7 +25,7 @@ extension ManagedObjectContext {
         guard !changeLists.isEmpty else { return }
         try validateChanges(inserted: inserted, updated: updated, deleted: deleted)
 
-        let committed: [(ManagedObject, ObjectSnapshot)]
+        var committed: [(ManagedObject, ObjectSnapshot)]
         var previousIDs: [ManagedObjectID] = []
         if let parent {
             committed = try push(into: parent, inserted: inserted, updated: updated, deleted: deleted)
@@ -36,7 +36,8 @@ extension ManagedObjectContext {
         // The save landed: inserted objects are registered by their permanent IDs, and every
         // saved object keeps its new committed state.
         registry.rekey(inserted, from: previousIDs)
-        for (object, snapshot) in committed { object.committedSnapshot = snapshot }
+        // Moved out of the list one by one rather than copied.
+        while let (object, snapshot) = committed.popLast() { object.committedSnapshot = snapshot }
         for object in deleted {
             registry[object.objectID] = nil
             object.detach()
@@ -132,26 +133,33 @@ extension ManagedObjectContext {
         var request = StoreSaveRequest()
         request.inserted.reserveCapacity(inserted.count)
         request.updated.reserveCapacity(updated.count)
-        var committed: [(ManagedObject, ObjectSnapshot)] = []
-        committed.reserveCapacity(inserted.count + updated.count)
-        for object in inserted {
-            let snapshot = object.currentSnapshot(version: 1)
-            request.inserted.append(snapshot)
-            committed.append((object, snapshot))
-        }
+        for object in inserted { request.inserted.append(object.currentSnapshot(version: 1)) }
+        var updatedStates: [ObjectSnapshot] = []
+        updatedStates.reserveCapacity(updated.count)
         for object in updated {
             let read = object.committedSnapshot?.version ?? 1
             let snapshot = object.currentSnapshot(version: read)
-            request.updated.append(snapshot)
             var after = snapshot
             after.version = read &+ 1   // as the store counts: wrapping, since a file may hold Int64.max
             after.toMany = (object.committedSnapshot?.toMany ?? [:]).merging(snapshot.toMany) { _, new in new }
-            committed.append((object, after))
+            request.updated.append(snapshot)
+            updatedStates.append(after)
         }
         for object in deleted {
             request.deleted.append(.init(objectID: object.objectID, version: object.committedSnapshot?.version ?? 1))
         }
         try persistentStoreCoordinator.save(request)
+        // The inserted objects' committed states are the snapshots sent: moved out of the request.
+        var insertedStates: [ObjectSnapshot] = []
+        swap(&insertedStates, &request.inserted)
+        var committed: [(ManagedObject, ObjectSnapshot)] = []
+        committed.reserveCapacity(inserted.count + updated.count)
+        for index in inserted.indices.reversed() {
+            if let snapshot = insertedStates.popLast() { committed.append((inserted[index], snapshot)) }
+        }
+        for index in updated.indices.reversed() {
+            if let snapshot = updatedStates.popLast() { committed.append((updated[index], snapshot)) }
+        }
         return committed
     }
 
