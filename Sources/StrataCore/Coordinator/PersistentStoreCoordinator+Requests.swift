@@ -111,7 +111,7 @@ extension PersistentStoreCoordinator {
     func permanentIDs(inPlaceOf objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID] {
         var groups: [(store: any PersistentStore, root: String, positions: [Int])] = []
         var groupIndexes: [String: Int] = [:]          // store UUID + root → group
-        var groupOfEntity: [String: Int] = [:]         // entity → group, to route each entity once
+        var groupOfEntity = NameMap<Int>()             // entity → group, to route each entity once (no hashing)
         for (position, id) in objectIDs.enumerated() where id.isTemporaryID {
             if let index = groupOfEntity[id.entityName] {
                 groups[index].positions.append(position)
