@@ -34,7 +34,7 @@ struct PrimaryKeyTableTests {
         default: { Int64($0) << 40 }
         }
         let keySpace = (0..<600).map(keyOf)
-        var table = PrimaryKeyTable()
+        var table = PrimaryKeyTable(seed: 0x5EED)   // the same slots every run
         var expected: [Int64: ManagedObject] = [:]
         for step in 0..<20_000 {
             let key = keySpace[Int(random.next() % UInt64(keySpace.count))]
@@ -75,5 +75,46 @@ struct PrimaryKeyTableTests {
         table[3] = Unmanaged.passUnretained(objects[0])
         #expect(table.count == 5)
         #expect(table[3]?.toOpaque() == Unmanaged.passUnretained(objects[0]).toOpaque())
+    }
+
+    @Test("A run that wraps past the last slot stays reachable through removals from its middle")
+    func wrappingRun() throws {
+        let objects = try Self.objects(8)
+        var table = PrimaryKeyTable(seed: 42)
+        table.reserveCapacity(6)   // eight slots
+        // Keys whose home is the last slot, and one whose home is the first.
+        let last = Array((1...100_000).lazy.map(Int64.init).filter { table.home(of: $0) == 7 }.prefix(5))
+        let first = try #require((1...100_000).lazy.map(Int64.init).first { table.home(of: $0) == 0 })
+        #expect(last.count == 5)
+        var expected: [Int64: ManagedObject] = [:]
+        for (index, key) in (last + [first]).enumerated() {
+            table[key] = Unmanaged.passUnretained(objects[index])
+            expected[key] = objects[index]
+        }
+        let probes = last + [first]
+        #expect(Self.matches(table, expected, probing: probes))
+        // Out of the middle of the run, which wraps from slot 7 through 0 to 4.
+        for key in [last[1], last[3], first, last[0]] {
+            table[key] = nil
+            expected[key] = nil
+            let agrees = Self.matches(table, expected, probing: probes)
+            #expect(agrees, "after removing \(key)")
+        }
+        for key in probes { table[key] = nil }
+        #expect(table.count == 0 && table.entries.map { $0 }.isEmpty)
+        for (index, key) in probes.reversed().enumerated() { table[key] = Unmanaged.passUnretained(objects[index]) }
+        #expect(table.count == probes.count)
+        #expect(probes.reversed().enumerated().allSatisfy { index, key in table[key]?.toOpaque() == Unmanaged.passUnretained(objects[index]).toOpaque() })
+    }
+
+    @Test("Replacing a key's object never grows the table")
+    func replacingDoesNotGrow() throws {
+        let objects = try Self.objects(2)
+        var table = PrimaryKeyTable(seed: 7)
+        for key in Int64(1)...6 { table[key] = Unmanaged.passUnretained(objects[0]) }   // 6 of 8: three quarters
+        let homes = (Int64(1)...6).map(table.home(of:))
+        table[3] = Unmanaged.passUnretained(objects[1])
+        #expect((Int64(1)...6).map(table.home(of:)) == homes)   // the same eight slots
+        #expect(table.count == 6)
     }
 }

@@ -152,6 +152,7 @@ extension ManagedObjectContext {
         // The inserted objects' committed states are the snapshots sent: moved out of the request.
         var insertedStates: [ObjectSnapshot] = []
         swap(&insertedStates, &request.inserted)
+        assert(insertedStates.count == inserted.count && updatedStates.count == updated.count)
         var committed: [(ManagedObject, ObjectSnapshot)] = []
         committed.reserveCapacity(inserted.count + updated.count)
         for index in inserted.indices.reversed() {

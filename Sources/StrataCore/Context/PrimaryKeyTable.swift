@@ -1,10 +1,11 @@
 /// Unretained objects by primary key: the registry's table of one entity in one store.
 ///
-/// Open addressing with linear probing and removal by shifting back, hashed by multiplying the
-/// key with an odd number drawn once per process. A dictionary hashes each `Int64` key with
-/// SipHash, about a hundred instructions, for every lookup of a fetched row and its to-ones; this
-/// costs a multiplication. The random multiplier keeps the keys of a crafted store file from
-/// being chosen to collide.
+/// Open addressing with linear probing and removal by shifting back, hashed by mixing the key
+/// with a seed drawn once per process (SplitMix64's finalizer: two multiplications). A
+/// dictionary hashes each `Int64` key with SipHash, about a hundred instructions, for every
+/// lookup of a fetched row and its to-ones. The mixing spreads sequential keys, the usual ones,
+/// over the whole table, and the random seed keeps the keys of a crafted store file from being
+/// chosen to collide.
 struct PrimaryKeyTable {
     typealias Entry = Unmanaged<ManagedObject>
 
@@ -20,16 +21,28 @@ struct PrimaryKeyTable {
     /// How many objects the table holds.
     private(set) var count = 0
 
-    /// The odd multiplier of this process.
-    private static let multiplier: UInt64 = {
+    /// The seed of this process's tables.
+    private static let processSeed: UInt64 = {
         var generator = SystemRandomNumberGenerator()
-        return generator.next() | 1
+        return generator.next()
     }()
+
+    /// The seed keys are mixed with.
+    private let seed: UInt64
+
+    /// An empty table with the process's seed.
+    init() { seed = Self.processSeed }
+
+    /// An empty table with `seed`: for tests that need to know where keys go.
+    init(seed: UInt64) { self.seed = seed }
 
     /// The slot where probing for `key` starts.
     @inline(__always)
-    private func home(of key: Int64) -> Int {
-        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* Self.multiplier) >> UInt64(shift))
+    func home(of key: Int64) -> Int {
+        var mixed = UInt64(bitPattern: key) ^ seed
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(truncatingIfNeeded: (mixed ^ (mixed >> 31)) >> UInt64(shift))
     }
 
     /// The slot holding `key`, or nil.
@@ -74,17 +87,21 @@ struct PrimaryKeyTable {
     }
 
     private mutating func insert(_ entry: Entry, for key: Int64) {
-        if (count + 1) * 4 > slots.count * 3 { resize(to: max(8, slots.count * 2)) }
-        let mask = slots.count - 1
-        var index = home(of: key)
-        while let _ = slots[index].entry {
-            if slots[index].key == key {
-                slots[index].entry = entry
-                return
-            }
-            index = (index + 1) & mask
+        if let index = slot(of: key) {
+            slots[index].entry = entry
+            return
         }
-        slots[index] = Slot(key: key, entry: entry)
+        // A new key: grow first when the table would be more than three quarters full.
+        if (count + 1) * 4 > slots.count * 3 { resize(to: max(8, slots.count * 2)) }
+        place(Slot(key: key, entry: entry))
+    }
+
+    /// Puts `slot`, whose key the table does not hold, in the first free place from its home.
+    private mutating func place(_ slot: Slot) {
+        let mask = slots.count - 1
+        var index = home(of: slot.key)
+        while let _ = slots[index].entry { index = (index + 1) & mask }
+        slots[index] = slot
         count += 1
     }
 
@@ -114,6 +131,6 @@ struct PrimaryKeyTable {
         slots = Array(repeating: Slot(key: 0, entry: nil), count: size)
         shift = 64 - size.trailingZeroBitCount
         count = 0
-        for slot in old { if let entry = slot.entry { insert(entry, for: slot.key) } }
+        for slot in old where slot.entry != nil { place(slot) }
     }
 }
