@@ -110,12 +110,12 @@ struct SQLiteRowWriter {
         for index in request.updated.indices {
             try update(request.updated[index], version: request.updated[index].version &+ 1)
         }
-        // The to-ones of the rows this save wrote whole: a foreign key one of them already holds
-        // is not written again from the inverse to-many.
-        // (Rows are read in place, by index: a loop over the snapshots would copy each one.)
-        var written: [ManagedObjectID: NameMap<ManagedObjectID>] = [:]
+        // The rows this save wrote whole, by primary key: a foreign key one of them already holds
+        // is not written again from the inverse to-many. (Rows are read in place, by index: a
+        // loop over the snapshots would copy each one.)
+        var written = WrittenRows()
         for rows in [request.inserted, request.updated] {
-            for index in rows.indices where !rows[index].toOne.isEmpty { written[rows[index].objectID] = rows[index].toOne }
+            for index in rows.indices where !rows[index].toOne.isEmpty { written.add(rows[index]) }
         }
         for rows in [request.inserted, request.updated] {
             for index in rows.indices where !rows[index].toMany.isEmpty { try writeToMany(rows[index], written: written) }
@@ -240,7 +240,7 @@ struct SQLiteRowWriter {
     /// Writes the to-manys a snapshot carries (absent ones are unchanged). A destination whose
     /// row this save wrote whole (`written`: their to-ones, by ID) with the owner in the inverse
     /// to-one already holds the foreign key.
-    private func writeToMany(_ snapshot: ObjectSnapshot, written: [ManagedObjectID: NameMap<ManagedObjectID>] = [:]) throws {
+    private func writeToMany(_ snapshot: ObjectSnapshot, written: WrittenRows = WrittenRows()) throws {
         let owner = try key(snapshot.objectID)
         for (name, destinations) in snapshot.toMany {
             guard let storage = schema.toMany[snapshot.objectID.entityName]?[name] else { continue }
@@ -248,7 +248,7 @@ struct SQLiteRowWriter {
             case let .inverseForeignKey(table, column, orderColumn):
                 let inverse = inverseHolding(column, of: snapshot.objectID.entityName, relationship: name)
                 for (index, destination) in destinations.enumerated() {
-                    if orderColumn == nil, let inverse, written[destination]?[inverse] == snapshot.objectID { continue }
+                    if orderColumn == nil, let inverse, written.toOne(inverse, of: destination) == snapshot.objectID { continue }
                     if let orderColumn {
                         try connection.run("UPDATE \(table) SET \(column) = ?, \(orderColumn) = ? WHERE Z_PK = ?",
                                            [.integer(owner), .integer(Int64(index + 1)), .integer(try key(destination))])
@@ -356,5 +356,25 @@ struct SQLiteRowWriter {
         for (root, next) in image.nextPrimaryKeys where schema.tables[root] != nil {
             try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_NAME = ?", [.integer(next - 1), .text(root)])
         }
+    }
+}
+
+/// The to-ones of the rows a save writes whole, found by primary key (a key's hash is an integer's,
+/// and no ID is copied to compare): what lets the inverse to-many skip foreign keys already
+/// written. Rows of different tables with one primary key keep the last; a row not found is
+/// written again from the to-many side, which is correct, only slower.
+struct WrittenRows {
+    private var rows: [Int64: (id: ManagedObjectID, toOne: NameMap<ManagedObjectID>)] = [:]
+
+    /// Remembers the to-ones of `snapshot`'s row.
+    mutating func add(_ snapshot: ObjectSnapshot) {
+        guard let key = snapshot.objectID.primaryKey else { return }
+        rows[key] = (snapshot.objectID, snapshot.toOne)
+    }
+
+    /// The destination of the to-one `name` of `id`'s row, when this save wrote that row whole.
+    func toOne(_ name: String, of id: ManagedObjectID) -> ManagedObjectID? {
+        guard let key = id.primaryKey, let row = rows[key], row.id == id else { return nil }
+        return row.toOne[name]
     }
 }
