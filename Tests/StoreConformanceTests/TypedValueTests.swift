@@ -171,6 +171,12 @@ struct TypedValueTests {
         #expect(read[typed: "opaque", as: Data.self] == Data([7]))
         #expect(read[typed: "double", as: Double.self] == 21.5)
         #expect(read[typed: "owner", as: ManagedObject.self]?.objectID == owner.objectID)
+        #expect(try read.value(forKey: "owner", as: ManagedObject.self)?.objectID == owner.objectID)
+        #expect(try read.value(forKey: "string", as: ManagedObject.self) == nil)
+        #expect(try read.value(forKey: "tags", as: ManagedObject.self) == nil)   // a to-many: a set, not an object
+        #expect(throws: ObjectError.unknownKey(entity: "Thing", key: "owners")) { try read.value(forKey: "owners", as: ManagedObject.self) }
+        let readOwner = try #require(try read.value(forKey: "owner", as: ManagedObject.self))
+        #expect(try readOwner.value(forKey: "things", as: ManagedObject.self) == nil)
         // A typed value of another Swift type that converts to the stored one changes nothing.
         try read.setValue(Int16(21), forKey: "int64")
         try reader.save()
@@ -188,5 +194,6 @@ struct TypedValueTests {
         try context.save()
         #expect(throws: ObjectError.objectDeleted(thing.objectID)) { try thing.value(forKey: "string", as: String.self) }
         #expect(throws: ObjectError.objectDeleted(thing.objectID)) { try thing.setValue("back", forKey: "string") }
+        #expect(throws: ObjectError.objectDeleted(thing.objectID)) { try thing.value(forKey: "owner", as: ManagedObject.self) }
     }
 }

@@ -3,8 +3,7 @@ import Strata
 
 /// The workload as an app writes it with Strata: a `PersistentStoreCoordinator` with one SQLite
 /// store, a `ManagedObjectContext`, objects made with `insertNewObject` and `setValue(_:forKey:)`
-/// (with typed values), attributes read with `value(forKey:as:)` and the to-one with
-/// `value(forKey:)`, fetched with `FetchRequest`s, deleted with `delete(_:)` (the model's cascade
+/// (with typed values), attributes and the to-one read with `value(forKey:as:)`, fetched with `FetchRequest`s, deleted with `delete(_:)` (the model's cascade
 /// rule does the rest), and one `save()` per write phase.
 enum StrataEngine {
     static func open(_ file: URL, model: ManagedObjectModel) throws -> PersistentStoreCoordinator {
@@ -33,7 +32,7 @@ enum StrataEngine {
     }
 
     static func bookDigest(_ object: ManagedObject, withAuthor: Bool = true) throws -> UInt64 {
-        let author = withAuthor ? try (object.value(forKey: "author") as? ManagedObject).map(key) : nil
+        let author = withAuthor ? try object.value(forKey: "author", as: ManagedObject.self).map(key) : nil
         return Checksum.book(id: try key(object), title: try read(object, "title"), category: try read(object, "category"),
                              score: try read(object, "score"), available: try read(object, "available"),
                              published: try read(object, "published"), cover: try read(object, "cover"), authorId: author)

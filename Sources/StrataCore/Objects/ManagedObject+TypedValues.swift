@@ -26,6 +26,19 @@ extension ManagedObject {
         try typedWrite(value?.attributeValue, of: T.attributeType, forKey: key, untyped: value.map { $0 as Any })
     }
 
+    /// The destination of the to-one `key` as `T`: what `value(forKey: key) as? T` gives,
+    /// without boxing the object in `Any`. Other keys are read through ``value(forKey:)``.
+    ///
+    /// - Throws: what ``value(forKey:)`` throws.
+    public func value<T: ManagedObject>(forKey key: String, as type: T.Type = T.self) throws -> T? {
+        guard let relationship = entity.relationship(named: key), !relationship.isToMany else {
+            return try value(forKey: key) as? T
+        }
+        try fulfillFault()
+        try checkUsable()
+        return toOneValues[key] as? T
+    }
+
     /// What a typed read of an attribute found.
     @usableFromInline enum TypedRead {
         /// The stored value of an attribute of the asked type.
@@ -79,6 +92,12 @@ extension ManagedObject {
     /// unreadable; read without a cast from `Any` (``value(forKey:as:)``).
     @inlinable
     public subscript<T: AttributeConvertible>(typed key: String, as type: T.Type = T.self) -> T? {
+        (try? value(forKey: key, as: T.self)) ?? nil
+    }
+
+    /// The destination of the to-one `key` as `T`, or nil when it has none, is of another
+    /// class, or is unreadable; read without a cast from `Any` (``value(forKey:as:)``).
+    public subscript<T: ManagedObject>(typed key: String, as type: T.Type = T.self) -> T? {
         (try? value(forKey: key, as: T.self)) ?? nil
     }
 
