@@ -46,22 +46,19 @@ extension ManagedObjectContext {
         let objects: [ManagedObject]
         if try storeAnswersWhole(request) {
             // The store's snapshots become objects as they are, without rows to merge; each
-            // snapshot is moved out of its list into its object, not copied.
+            // snapshot is moved out of its list into its object, not copied: taken from the end
+            // of the list, the objects of a list are made last first and put in order after.
             var lists = try persistentStoreCoordinator.fetchSnapshots(request)
             var made: [ManagedObject] = []
             made.reserveCapacity(lists.reduce(0) { $0 + $1.count })
             for index in lists.indices {
                 var list: [ObjectSnapshot] = []
                 swap(&list, &lists[index])
-                try list.withUnsafeMutableBufferPointer { buffer in
-                    guard let start = buffer.baseAddress else { return }
-                    for position in buffer.indices {
-                        // Moved out, and an empty snapshot moved in so the list stays whole.
-                        let snapshot = (start + position).move()
-                        (start + position).initialize(to: ObjectSnapshot.placeholder)
-                        made.append(try registeredObject(for: snapshot, loadingValues: request.includesPropertyValues))
-                    }
+                let first = made.count
+                while let snapshot = list.popLast() {
+                    made.append(try registeredObject(for: snapshot, loadingValues: request.includesPropertyValues))
                 }
+                made[first...].reverse()
             }
             objects = made
         } else {

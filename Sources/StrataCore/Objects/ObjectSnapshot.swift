@@ -31,7 +31,4 @@ public struct ObjectSnapshot: Sendable, Hashable {
         self.toOne = toOne
         self.toMany = toMany
     }
-
-    /// An empty snapshot of no object: what a list holds in place of a snapshot moved out of it.
-    static let placeholder = ObjectSnapshot(objectID: ManagedObjectID(entityName: "", storeIdentifier: nil, key: .permanent(0)))
 }
