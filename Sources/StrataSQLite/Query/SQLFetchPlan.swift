@@ -160,7 +160,7 @@ struct SQLFetchPlan {
             term = value.expression
         case .boolean:
             term = "(" + value.expression + " <> 0)"
-        case .double, .float, .date, .decimal:
+        case let type where type.storesInexactNumbersAsBlobs:
             term = value.expression
             blobCheck = value.expression + " >= X''"
         case .string:

@@ -120,3 +120,14 @@ struct SQLiteDecodingProblem: Error {
         return "a \(type.rawValue) column holds \(kind)"
     }
 }
+
+extension AttributeType {
+    /// Whether values of this type are numbers that ``SQLiteValueCoding`` stores as a BLOB when a
+    /// REAL would not keep them exactly, and that SQL then orders after every other number.
+    var storesInexactNumbersAsBlobs: Bool {
+        switch self {
+        case .double, .float, .date, .decimal: true
+        default: false
+        }
+    }
+}

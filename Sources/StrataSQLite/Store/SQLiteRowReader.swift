@@ -64,7 +64,7 @@ final class SQLiteRowReader: SnapshotSource {
         for attribute in layout.attributes {
             do {
                 let value = row.value(attribute.position)
-                if case .blob = value, attribute.type.isNumber { readNumberStoredAsBlob = true }
+                if case .blob = value, attribute.type.storesInexactNumbersAsBlobs { readNumberStoredAsBlob = true }
                 attributes[position: attribute.slot] = try SQLiteValueCoding.decode(value, as: attribute.type)
             } catch {
                 throw StoreError.corruptStore(file: file, offset: nil,
@@ -276,16 +276,5 @@ final class SQLiteRowReader: SnapshotSource {
             nextKeys[name] = max + 1
         }
         return StoreImage(identifier: storeIdentifier, metadata: metadata, objects: objects, nextPrimaryKeys: nextKeys)
-    }
-}
-
-extension AttributeType {
-    /// Whether values of this type are numbers SQL orders (and stores as BLOBs when a REAL or
-    /// an INTEGER would not keep them exactly).
-    fileprivate var isNumber: Bool {
-        switch self {
-        case .double, .float, .date, .decimal: true
-        default: false
-        }
     }
 }
