@@ -12,14 +12,11 @@ extension ManagedObject {
     ///   ``ObjectError/objectDeleted(_:)`` for an object whose delete was saved.
     public func value(forKey key: String) throws -> Any? {
         let layout = entity.attributeLayout
-        if let position = layout.position(of: key) {
-            let type = entity.attributeTypesByPosition[position]
-            if type != .transformable {
-                // An attribute that needs no transformer: read by position, without copying its
-                // description.
-                return try storedAttribute(at: position, of: layout, key: key)?.swiftValue(ofType: type)
-            }
-        } else if !isFault, !isInvalidated, let destination = toOneValues[key] {
+        if let attribute = plainAttribute(key, in: layout) {
+            // Read by position, without copying the attribute's description.
+            return try storedAttribute(at: attribute.position, of: layout, key: key)?.swiftValue(ofType: attribute.type)
+        }
+        if !isFault, !isInvalidated, let destination = toOneValues[key] {
             return destination
         }
         let property = try propertyDescription(forKey: key)
@@ -54,11 +51,10 @@ extension ManagedObject {
     ///   ``ObjectError/valueOutOfRange(entity:key:value:)``, ``ObjectError/wrongContext(_:)``.
     public func setValue(_ value: Any?, forKey key: String) throws {
         let layout = entity.attributeLayout
-        if let position = layout.position(of: key), entity.attributeTypesByPosition[position] != .transformable {
-            // An attribute that needs no transformer: set by position, without copying its
-            // description.
-            return try setStoredAttribute(at: position, of: layout, key: key) { type in
-                try value.map { try AttributeValue.make(from: $0, ofType: type, key: key, entity: entity.name) }
+        if let attribute = plainAttribute(key, in: layout) {
+            // Set by position, without copying the attribute's description.
+            return try setStoredAttribute(at: attribute.position, of: layout, key: key) {
+                try value.map { try AttributeValue.make(from: $0, ofType: attribute.type, key: key, entity: entity.name) }
             }
         }
         if let relationship = entity.relationship(named: key) {
@@ -129,6 +125,15 @@ extension ManagedObject {
         }
     }
 
+    /// The position in the entity's `layout`, and the type, of the attribute `key` when it needs
+    /// no transformer: the attributes read and written by position.
+    @inline(__always)
+    func plainAttribute(_ key: String, in layout: AttributeLayout) -> (position: Int, type: AttributeType)? {
+        guard let position = layout.position(of: key) else { return nil }
+        let type = entity.attributeTypesByPosition[position]
+        return type == .transformable ? nil : (position, type)
+    }
+
     /// The stored value of the attribute at `position` of the entity's `layout` (named `key`),
     /// after loading the object if it is a fault.
     @inline(__always)
@@ -139,16 +144,16 @@ extension ManagedObject {
     }
 
     /// Sets the attribute at `position` of the entity's `layout` (named `key`, not transformable)
-    /// to what `makeStored` makes for the attribute's type, and records the change.
+    /// to what `makeStored` makes, and records the change.
     @inline(__always)
     func setStoredAttribute(at position: Int, of layout: AttributeLayout, key: String,
-                            _ makeStored: (AttributeType) throws -> AttributeValue?) throws {
+                            _ makeStored: () throws -> AttributeValue?) throws {
         // An object in a change list is in a live context (a context cuts its objects loose
         // when it goes), so it needs no check.
         let tracked = pendingChange != .none
         if !tracked { try checkMutable() }
         try fulfillFault()
-        let stored = try makeStored(entity.attributeTypesByPosition[position])
+        let stored = try makeStored()
         let previous: AttributeValue?
         if attributeValues.layout === layout {
             previous = attributeValues[position: position]

@@ -55,11 +55,10 @@ extension ManagedObject {
     @usableFromInline
     func typedRead(forKey key: String, as type: AttributeType) throws -> TypedRead {
         let layout = entity.attributeLayout
-        guard let position = layout.position(of: key), entity.attributeTypesByPosition[position] != .transformable else {
-            return .untyped(try value(forKey: key))
+        guard let attribute = plainAttribute(key, in: layout) else { return .untyped(try value(forKey: key)) }
+        guard let stored = try storedAttribute(at: attribute.position, of: layout, key: key), attribute.type == type else {
+            return .absent
         }
-        guard let stored = try storedAttribute(at: position, of: layout, key: key),
-              entity.attributeTypesByPosition[position] == type else { return .absent }
         return .stored(stored)
     }
 
@@ -69,13 +68,11 @@ extension ManagedObject {
     func typedWrite(_ stored: AttributeValue?, of type: AttributeType, forKey key: String,
                     untyped: @autoclosure () -> Any?) throws {
         let layout = entity.attributeLayout
-        guard let position = layout.position(of: key), entity.attributeTypesByPosition[position] != .transformable else {
-            return try setValue(untyped(), forKey: key)
-        }
-        try setStoredAttribute(at: position, of: layout, key: key) { attributeType in
+        guard let attribute = plainAttribute(key, in: layout) else { return try setValue(untyped(), forKey: key) }
+        try setStoredAttribute(at: attribute.position, of: layout, key: key) {
             guard let stored else { return nil }
-            guard attributeType != type, let value = untyped() else { return stored }
-            return try AttributeValue.make(from: value, ofType: attributeType, key: key, entity: entity.name)
+            guard attribute.type != type, let value = untyped() else { return stored }
+            return try AttributeValue.make(from: value, ofType: attribute.type, key: key, entity: entity.name)
         }
     }
 
