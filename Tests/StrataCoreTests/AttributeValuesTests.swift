@@ -32,6 +32,22 @@ struct AttributeValuesTests {
         #expect(changed.isEmpty && changed == AttributeValues())
     }
 
+    @Test("A position of the entity's layout finds the same value in any layout")
+    func byPositionOfALayout() throws {
+        let book = try #require(try SampleModels.spelling().entitiesByName["Book"])
+        let layout = book.attributeLayout
+        let year = try #require(layout.position(of: "year"))
+        var laidOut = AttributeValues(layout: layout)
+        var literal: AttributeValues = ["title": .string("Dune")]
+        for values in [laidOut, literal] { #expect(values.value(at: year, of: layout) == nil) }
+        #expect(laidOut.replaceValue(at: year, of: layout, with: .integer(1965)) == nil)
+        #expect(literal.replaceValue(at: year, of: layout, with: .integer(1965)) == nil)
+        #expect(laidOut.value(at: year, of: layout) == .integer(1965) && laidOut["year"] == .integer(1965))
+        #expect(literal.value(at: year, of: layout) == .integer(1965) && literal["year"] == .integer(1965))
+        #expect(literal.replaceValue(at: year, of: layout, with: nil) == .integer(1965))
+        #expect(literal == ["title": .string("Dune")])
+    }
+
     @Test("A name the layout lacks extends these values alone")
     func extending() throws {
         let book = try #require(try SampleModels.spelling().entitiesByName["Book"])

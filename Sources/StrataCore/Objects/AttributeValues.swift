@@ -79,6 +79,26 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
         set { slots[position] = newValue }
     }
 
+    /// The value at `position` of `layout` (an entity's ``EntityDescription/attributeLayout``):
+    /// found by position when these values are kept in `layout`, by its name otherwise.
+    @inlinable
+    public func value(at position: Int, of layout: AttributeLayout) -> AttributeValue? {
+        self.layout === layout ? slots[position] : self[layout.names[position]]
+    }
+
+    /// Sets the value at `position` of `layout`, as ``value(at:of:)`` finds it; returns the
+    /// value it replaced.
+    @discardableResult
+    public mutating func replaceValue(at position: Int, of layout: AttributeLayout, with value: AttributeValue?) -> AttributeValue? {
+        if self.layout === layout {
+            defer { slots[position] = value }
+            return slots[position]
+        }
+        let name = layout.names[position]
+        defer { self[name] = value }
+        return self[name]
+    }
+
     /// These values kept in `other` (the same values when they already are).
     func laidOut(as other: AttributeLayout) -> AttributeValues {
         guard layout !== other else { return self }

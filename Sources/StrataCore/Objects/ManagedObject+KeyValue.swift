@@ -14,7 +14,7 @@ extension ManagedObject {
         let layout = entity.attributeLayout
         if let attribute = plainAttribute(key, in: layout) {
             // Read by position, without copying the attribute's description.
-            return try storedAttribute(at: attribute.position, of: layout, key: key)?.swiftValue(ofType: attribute.type)
+            return try storedAttribute(at: attribute.position, of: layout)?.swiftValue(ofType: attribute.type)
         }
         if !isFault, !isInvalidated, let destination = toOneValues[key] {
             return destination
@@ -53,7 +53,7 @@ extension ManagedObject {
         let layout = entity.attributeLayout
         if let attribute = plainAttribute(key, in: layout) {
             // Set by position, without copying the attribute's description.
-            return try setStoredAttribute(at: attribute.position, of: layout, key: key) {
+            return try setStoredAttribute(at: attribute.position, of: layout) {
                 try value.map { try AttributeValue.make(from: $0, ofType: attribute.type, key: key, entity: entity.name) }
             }
         }
@@ -134,19 +134,19 @@ extension ManagedObject {
         return type == .transformable ? nil : (position, type)
     }
 
-    /// The stored value of the attribute at `position` of the entity's `layout` (named `key`),
+    /// The stored value of the attribute at `position` of the entity's `layout`,
     /// after loading the object if it is a fault.
     @inline(__always)
-    func storedAttribute(at position: Int, of layout: AttributeLayout, key: String) throws -> AttributeValue? {
+    func storedAttribute(at position: Int, of layout: AttributeLayout) throws -> AttributeValue? {
         try fulfillFault()
         try checkUsable()
-        return attributeValues.layout === layout ? attributeValues[position: position] : attributeValues[key]
+        return attributeValues.value(at: position, of: layout)
     }
 
-    /// Sets the attribute at `position` of the entity's `layout` (named `key`, not transformable)
+    /// Sets the attribute at `position` of the entity's `layout` (not transformable)
     /// to what `makeStored` makes, and records the change.
     @inline(__always)
-    func setStoredAttribute(at position: Int, of layout: AttributeLayout, key: String,
+    func setStoredAttribute(at position: Int, of layout: AttributeLayout,
                             _ makeStored: () throws -> AttributeValue?) throws {
         // An object in a change list is in a live context (a context cuts its objects loose
         // when it goes), so it needs no check.
@@ -154,14 +154,7 @@ extension ManagedObject {
         if !tracked { try checkMutable() }
         try fulfillFault()
         let stored = try makeStored()
-        let previous: AttributeValue?
-        if attributeValues.layout === layout {
-            previous = attributeValues[position: position]
-            attributeValues[position: position] = stored
-        } else {
-            previous = attributeValues[key]
-            attributeValues[key] = stored
-        }
+        let previous = attributeValues.replaceValue(at: position, of: layout, with: stored)
         if previous != stored, !tracked { markChanged() }
     }
 

@@ -56,7 +56,7 @@ extension ManagedObject {
     func typedRead(forKey key: String, as type: AttributeType) throws -> TypedRead {
         let layout = entity.attributeLayout
         guard let attribute = plainAttribute(key, in: layout) else { return .untyped(try value(forKey: key)) }
-        guard let stored = try storedAttribute(at: attribute.position, of: layout, key: key), attribute.type == type else {
+        guard let stored = try storedAttribute(at: attribute.position, of: layout), attribute.type == type else {
             return .absent
         }
         return .stored(stored)
@@ -69,7 +69,7 @@ extension ManagedObject {
                     untyped: @autoclosure () -> Any?) throws {
         let layout = entity.attributeLayout
         guard let attribute = plainAttribute(key, in: layout) else { return try setValue(untyped(), forKey: key) }
-        try setStoredAttribute(at: attribute.position, of: layout, key: key) {
+        try setStoredAttribute(at: attribute.position, of: layout) {
             guard let stored else { return nil }
             guard attribute.type != type, let value = untyped() else { return stored }
             return try AttributeValue.make(from: value, ofType: attribute.type, key: key, entity: entity.name)

@@ -131,13 +131,9 @@ struct SQLiteRowWriter {
         values[0] = .integer(try key(snapshot.objectID))
         values[1] = .integer(layout.code)
         values[2] = .integer(snapshot.version)
-        if snapshot.attributes.layout === layout.attributeLayout {
-            for attribute in layout.attributes {
-                if let value = snapshot.attributes[position: attribute.slot] { values[attribute.position] = SQLiteValueCoding.encode(value) }
-            }
-        } else {
-            for attribute in layout.attributes {
-                if let value = snapshot.attributes[attribute.name] { values[attribute.position] = SQLiteValueCoding.encode(value) }
+        for attribute in layout.attributes {
+            if let value = snapshot.attributes.value(at: attribute.slot, of: layout.attributeLayout) {
+                values[attribute.position] = SQLiteValueCoding.encode(value)
             }
         }
         for toOne in layout.toOnes {
@@ -212,10 +208,8 @@ struct SQLiteRowWriter {
             try statement.bind(.integer(layout.code), at: 1)
             try statement.bind(.integer(snapshot.version), at: 2)
             for position in layout.unfilledPositions { try statement.bind(.null, at: position) }
-            let attributes = snapshot.attributes
-            let bySlot = attributes.layout === layout.attributeLayout
             for attribute in layout.attributes {
-                let value = bySlot ? attributes[position: attribute.slot] : attributes[attribute.name]
+                let value = snapshot.attributes.value(at: attribute.slot, of: layout.attributeLayout)
                 try statement.bind(SQLiteValueCoding.encode(value), at: attribute.position)
             }
             for toOne in layout.toOnes {
