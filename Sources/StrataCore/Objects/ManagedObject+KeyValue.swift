@@ -140,7 +140,8 @@ extension ManagedObject {
     func storedAttribute(at position: Int, of layout: AttributeLayout) throws -> AttributeValue? {
         try fulfillFault()
         try checkUsable()
-        return attributeValues.value(at: position, of: layout)
+        // Read in place: calling a method on the stored values would copy them first.
+        return attributeValues.layout === layout ? attributeValues[position: position] : attributeValues[layout.names[position]]
     }
 
     /// Sets the attribute at `position` of the entity's `layout` (not transformable)
