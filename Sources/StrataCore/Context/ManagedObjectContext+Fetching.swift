@@ -56,7 +56,7 @@ extension ManagedObjectContext {
                 swap(&list, &lists[index])
                 let first = made.count
                 while let snapshot = list.popLast() {
-                    made.append(try registeredObject(for: snapshot, loadingValues: request.includesPropertyValues))
+                    made.append(try registeredObject(for: consume snapshot, loadingValues: request.includesPropertyValues))
                 }
                 made[first...].reverse()
             }
@@ -288,7 +288,7 @@ extension ManagedObjectContext {
     /// The registered object for a stored snapshot, filled from it when it is a fault.
     private func registeredObject(for snapshot: consuming ObjectSnapshot, loadingValues: Bool) throws -> ManagedObject {
         let object = try object(with: snapshot.objectID)
-        if loadingValues, object.isFault, !object.isInvalidated { try object.load(snapshot, in: self) }
+        if loadingValues, object.isFault, !object.isInvalidated { try object.load(consume snapshot, in: self) }
         return object
     }
 

@@ -51,6 +51,10 @@ public final class ManagedObjectContext {
     /// The entities this context made objects of, found by comparing names: every new object
     /// looks its entity up.
     @exclusivity(unchecked) private var entitiesSeen = NameMap<EntityDescription>()
+    /// The entity and class of the last fault made, with the coordinator's class generation
+    /// then: a fetch makes its objects in runs of one entity, and a run's repeats skip both
+    /// lookups (the class one takes the coordinator's lock).
+    @exclusivity(unchecked) private var lastMade: (entity: EntityDescription, type: ManagedObject.Type, generation: UInt64)?
     var changeContinuations: [UUID: AsyncStream<ContextNotification>.Continuation] = [:]
 
     /// Creates a root context that saves through `coordinator`.
@@ -140,10 +144,20 @@ public final class ManagedObjectContext {
     /// - Throws: ``ObjectError/unknownEntity(_:)`` when the model has no such entity.
     public func object(with objectID: ManagedObjectID) throws -> ManagedObject {
         if let object = registry[objectID] { return object }
-        guard let entity = entity(named: objectID.entityName) else {
-            throw ObjectError.unknownEntity(objectID.entityName)
+        let classes = persistentStoreCoordinator.objectClasses
+        let entity: EntityDescription
+        let type: ManagedObject.Type
+        let generation = classes.generation.load(ordering: .acquiring)
+        if let lastMade, NameBits.same(lastMade.entity.name, objectID.entityName), lastMade.generation == generation {
+            (entity, type) = (lastMade.entity, lastMade.type)
+        } else {
+            guard let found = self.entity(named: objectID.entityName) else {
+                throw ObjectError.unknownEntity(objectID.entityName)
+            }
+            entity = found
+            type = persistentStoreCoordinator.objectClass(forEntity: entity.name)
+            lastMade = (entity, type, generation)
         }
-        let type = persistentStoreCoordinator.objectClass(forEntity: entity.name)
         let object = type.init(entity: entity, objectID: objectID)
         object.managedObjectContext = self
         registry[objectID] = object
@@ -241,9 +255,9 @@ extension ManagedObject {
     /// Cuts the object loose from its context, dropping references to other objects.
     func detach() {
         attributeValues = AttributeValues()
-        toOneValues = [:]
-        toManyValues = [:]
-        unresolvedToMany = [:]
+        toOneValues = NameMap()
+        toManyValues = NameMap()
+        unresolvedToMany = NameMap()
         isInvalidated = true
         pendingChange = .none
         managedObjectContext = nil

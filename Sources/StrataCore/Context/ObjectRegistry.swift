@@ -27,6 +27,11 @@ struct ObjectRegistry {
     /// entity name: IDs a store made name them with the very strings the first one did, so
     /// they are found by comparing names (a context holds objects of few entities and stores).
     private var tableIndexes = NameMap<NameMap<Int>>()
+    /// The two tables found last by a lookup that missed them, with the names they were found by (kept, so
+    /// that their words stay theirs): lookups come in runs of one or two entities (a fetched
+    /// object and its to-ones' destinations), and these answer a run by comparing words.
+    private var recentTable: (store: String, entity: String, index: Int)?
+    private var earlierTable: (store: String, entity: String, index: Int)?
     private var temporary: [ManagedObjectID: Entry] = [:]
     /// Objects registered by temporary IDs and not yet put in `temporary`, in order.
     private var temporaryBacklog: [(id: ManagedObjectID, entry: Entry)] = []
@@ -43,12 +48,28 @@ struct ObjectRegistry {
     /// `creating`, a new empty table when there is none.
     private mutating func tableIndex(of objectID: ManagedObjectID, creating: Bool) -> Int? {
         let store = objectID.storeIdentifier ?? ""
-        if let known = tableIndexes[store]?[objectID.entityName] { return known }
+        if let recentTable, NameBits.same(recentTable.entity, objectID.entityName), NameBits.same(recentTable.store, store) {
+            return recentTable.index
+        }
+        if let earlierTable, NameBits.same(earlierTable.entity, objectID.entityName), NameBits.same(earlierTable.store, store) {
+            return earlierTable.index
+        }
+        if let known = tableIndexes[store]?[objectID.entityName] {
+            remember(store, objectID.entityName, known)
+            return known
+        }
         guard creating else { return nil }
         let index = tables.count
         tables.append(PrimaryKeyTable())
         tableIndexes.modify(store, default: [:]) { $0[objectID.entityName] = index }
+        remember(store, objectID.entityName, index)
         return index
+    }
+
+    /// Makes a table the recent one, the recent one the earlier one.
+    private mutating func remember(_ store: String, _ entity: String, _ index: Int) {
+        earlierTable = recentTable
+        recentTable = (store, entity, index)
     }
 
     /// The object registered for `objectID`; assigning nil unregisters it.

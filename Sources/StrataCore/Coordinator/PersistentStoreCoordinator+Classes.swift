@@ -12,6 +12,9 @@ final class ObjectClassTable: Sendable {
     }
 
     let classes = Mutex(Classes())
+    /// Raised by every registration: a context that remembers the class it resolved for an
+    /// entity uses it while the generation has not moved.
+    let generation = Atomic<UInt64>(0)
 }
 
 extension PersistentStoreCoordinator {
@@ -21,7 +24,8 @@ extension PersistentStoreCoordinator {
         let name = entityName ?? type.entityName
         objectClasses.classes.withLock { classes in
             classes.registered[name] = type
-            classes.resolved = [:]
+            classes.resolved = NameMap()
+            objectClasses.generation.add(1, ordering: .releasing)
         }
     }
 

@@ -21,7 +21,12 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
     /// No values yet, kept in `layout`.
     public init(layout: AttributeLayout) {
         self.layout = layout
-        slots = ContiguousArray(repeating: nil, count: layout.names.count)
+        // Reserved and appended: `init(repeating:count:)` allocates through an unspecialised
+        // standard-library path that looks the storage type up at run time, for every row read.
+        var slots = ContiguousArray<AttributeValue?>()
+        slots.reserveCapacity(layout.names.count)
+        for _ in 0..<layout.names.count { slots.append(nil) }
+        self.slots = slots
     }
 
     /// The values of a dictionary, kept in the order of their names.

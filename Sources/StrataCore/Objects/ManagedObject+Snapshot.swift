@@ -17,7 +17,7 @@ extension ManagedObject {
         var toOnes = NameMap<ManagedObject>()
         for (key, id) in snapshot.toOne { toOnes[key] = try context.object(with: id) }
         toOneValues = toOnes
-        toManyValues = [:]
+        toManyValues = NameMap()
         unresolvedToMany = NameMap(snapshot.toMany)
         committedSnapshot = consume snapshot
         isFault = false
@@ -27,9 +27,9 @@ extension ManagedObject {
     /// Drops the loaded values; the next access loads them again.
     func turnIntoFault() {
         attributeValues = AttributeValues()
-        toOneValues = [:]
-        toManyValues = [:]
-        unresolvedToMany = [:]
+        toOneValues = NameMap()
+        toManyValues = NameMap()
+        unresolvedToMany = NameMap()
         committedSnapshot = nil
         isFault = true
         didTurnIntoFault()

@@ -25,4 +25,12 @@ struct NameBits: Equatable, Sendable {
         false
         #endif
     }
+
+    /// Whether `lhs` and `rhs` are known to be the same string by their words alone (false
+    /// means unknown: compare the text).
+    @inlinable
+    static func same(_ lhs: String, _ rhs: String) -> Bool {
+        let bits = NameBits(lhs)
+        return bits.isComparable && bits == NameBits(rhs)
+    }
 }

@@ -59,7 +59,6 @@ final class SQLiteRowReader: SnapshotSource {
     private func snapshot(_ row: SQLiteStatement, _ table: SQLiteSchema.Table, resolvingToOnes: Bool = true) throws -> ObjectSnapshot {
         let key = row.int64(0)
         guard let layout = layouts.layout(code: row.int64(1)), layout.table.name == table.name else { throw unknownEntity(row, table) }
-        var snapshot = ObjectSnapshot(objectID: id(layout.entityName, key), version: row.int64(2))
         var attributes = AttributeValues(layout: layout.attributeLayout)
         for attribute in layout.attributes {
             do {
@@ -71,18 +70,19 @@ final class SQLiteRowReader: SnapshotSource {
                                               reason: "\(layout.entityName) row \(key), attribute '\(attribute.name)': \(error.description)")
             }
         }
-        snapshot.attributes = attributes
+        var toOnes = NameMap<ManagedObjectID>()
         for toOne in layout.toOnes where !row.isNull(toOne.position) {
             let destinationKey = row.int64(toOne.position)
             if resolvingToOnes, toOne.destinationHasSubentities {
                 if let destination = try entityOfRow(destinationKey, kindOf: toOne.destinationEntityName) {
-                    snapshot.toOne[toOne.name] = id(destination, destinationKey)
+                    toOnes[toOne.name] = id(destination, destinationKey)
                 }
             } else {
-                snapshot.toOne[toOne.name] = id(toOne.destinationEntityName, destinationKey)
+                toOnes[toOne.name] = id(toOne.destinationEntityName, destinationKey)
             }
         }
-        return snapshot
+        // Made whole at the end: a snapshot made first and filled in is copied on the way out.
+        return ObjectSnapshot(objectID: id(layout.entityName, key), version: row.int64(2), attributes: attributes, toOne: toOnes)
     }
 
     /// The entity codes of `entityNames`, by the table that holds them.
@@ -135,7 +135,7 @@ final class SQLiteRowReader: SnapshotSource {
             }
             let snapshot = try snapshot(row, table)
             if caching { cache[snapshot.objectID] = snapshot }
-            result.append(snapshot)
+            result.append(consume snapshot)
         }
         return result
     }
