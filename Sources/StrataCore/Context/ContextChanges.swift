@@ -33,9 +33,9 @@ public struct ContextChanges: Sendable, Hashable {
     /// The IDs of the objects of three lists: listed now, hashed into sets only if someone reads
     /// them.
     init(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
-        insertedIDs = ObjectIDSet(inserted.map(\.objectID))
-        updatedIDs = ObjectIDSet(updated.map(\.objectID))
-        deletedIDs = ObjectIDSet(deleted.map(\.objectID))
+        insertedIDs = ObjectIDSet(inserted.map { $0.objectID })
+        updatedIDs = ObjectIDSet(updated.map { $0.objectID })
+        deletedIDs = ObjectIDSet(deleted.map { $0.objectID })
     }
 
     /// Whether nothing changed.

@@ -71,7 +71,7 @@ extension ManagedObjectContext {
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         // Each object once, however often it is listed.
         let temporary = Array(OrderedSet(objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }))
-        let previousIDs = temporary.map(\.objectID)
+        let previousIDs = temporary.map { $0.objectID }
         let permanentIDs = try persistentStoreCoordinator.permanentIDs(inPlaceOf: previousIDs)
         for (object, id) in zip(temporary, permanentIDs) { object.objectID = id }
         registry.rekey(temporary, from: previousIDs)
@@ -105,7 +105,7 @@ extension ManagedObjectContext {
     private func saveToStores(
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
     ) throws -> ([(ManagedObject, ObjectSnapshot)], [ManagedObjectID]) {
-        let previousIDs = inserted.map(\.objectID)
+        let previousIDs = inserted.map { $0.objectID }
         let permanentIDs = try persistentStoreCoordinator.permanentIDs(inPlaceOf: previousIDs)
         for (object, id) in zip(inserted, permanentIDs) { object.objectID = id }
         do {

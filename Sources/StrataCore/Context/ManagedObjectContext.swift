@@ -51,9 +51,9 @@ public final class ManagedObjectContext {
     /// The entities this context made objects of, found by comparing names: every new object
     /// looks its entity up.
     @exclusivity(unchecked) private var entitiesSeen = NameMap<EntityDescription>()
-    /// The entity and class of the last fault made, with the coordinator's class generation
-    /// then: a fetch makes its objects in runs of one entity, and a run's repeats skip both
-    /// lookups (the class one takes the coordinator's lock).
+    /// The entity and class of the last object made, with the coordinator's class generation
+    /// then: fetches and inserts make objects in runs of one entity, and a run's repeats skip
+    /// both lookups (the class one takes the coordinator's lock).
     @exclusivity(unchecked) private var lastMade: (entity: EntityDescription, type: ManagedObject.Type, generation: UInt64)?
     var changeContinuations: [UUID: AsyncStream<ContextNotification>.Continuation] = [:]
 
@@ -95,9 +95,8 @@ public final class ManagedObjectContext {
     @discardableResult
     public func insertNewObject(forEntityName entityName: String) throws -> ManagedObject {
         checkQueue()
-        guard let entity = entity(named: entityName) else { throw ObjectError.unknownEntity(entityName) }
+        let (entity, type) = try entityAndClass(named: entityName)
         guard !entity.isAbstract else { throw ObjectError.abstractEntity(entityName) }
-        let type = persistentStoreCoordinator.objectClass(forEntity: entityName)
         let object = type.init(entity: entity, objectID: .temporary(entityName: entityName))
         register(inserted: object)
         return object
@@ -138,26 +137,27 @@ public final class ManagedObjectContext {
         return entity
     }
 
+    /// The entity called `name` and the class its objects are made of.
+    ///
+    /// - Throws: ``ObjectError/unknownEntity(_:)``.
+    private func entityAndClass(named name: String) throws -> (EntityDescription, ManagedObject.Type) {
+        let generation = persistentStoreCoordinator.objectClasses.generation.load(ordering: .acquiring)
+        if let lastMade, NameBits.same(lastMade.entity.name, name), lastMade.generation == generation {
+            return (lastMade.entity, lastMade.type)
+        }
+        guard let entity = entity(named: name) else { throw ObjectError.unknownEntity(name) }
+        let type = persistentStoreCoordinator.objectClass(forEntity: entity.name)
+        lastMade = (entity, type, generation)
+        return (entity, type)
+    }
+
     /// The object for `objectID`: the registered instance, or a fault that fills on first use
     /// (no store access until then).
     ///
     /// - Throws: ``ObjectError/unknownEntity(_:)`` when the model has no such entity.
     public func object(with objectID: ManagedObjectID) throws -> ManagedObject {
         if let object = registry[objectID] { return object }
-        let classes = persistentStoreCoordinator.objectClasses
-        let entity: EntityDescription
-        let type: ManagedObject.Type
-        let generation = classes.generation.load(ordering: .acquiring)
-        if let lastMade, NameBits.same(lastMade.entity.name, objectID.entityName), lastMade.generation == generation {
-            (entity, type) = (lastMade.entity, lastMade.type)
-        } else {
-            guard let found = self.entity(named: objectID.entityName) else {
-                throw ObjectError.unknownEntity(objectID.entityName)
-            }
-            entity = found
-            type = persistentStoreCoordinator.objectClass(forEntity: entity.name)
-            lastMade = (entity, type, generation)
-        }
+        let (entity, type) = try entityAndClass(named: objectID.entityName)
         let object = type.init(entity: entity, objectID: objectID)
         object.managedObjectContext = self
         registry[objectID] = object

@@ -161,7 +161,7 @@ struct ObjectRegistry {
     /// IDs now: what a save that gave inserted objects permanent IDs asks. When they are exactly
     /// the listed inserts, the list is dropped without hashing a temporary ID.
     mutating func rekey(_ objects: [ManagedObject], from previousIDs: [ManagedObjectID]) {
-        reserveCapacity(forAdding: objects.lazy.map(\.objectID))
+        reserveCapacity(forAdding: objects.lazy.map { $0.objectID })
         if temporary.isEmpty, temporaryBacklog.count == objects.count, previousIDs.count == objects.count, isBacklog(of: objects, from: previousIDs) {
             // Exactly the listed inserts, in order, now permanent: nothing temporary is left.
             temporaryBacklog = []

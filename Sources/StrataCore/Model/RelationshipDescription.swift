@@ -11,36 +11,77 @@ public enum DeleteRule: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// A relationship from one entity to another.
+///
+/// A value: its fields sit in one shared, immutable box, so that passing a description around (every
+/// relationship change looks one up) retains one reference instead of each of its strings.
 public struct RelationshipDescription: Sendable, Hashable {
+    private var storage: Storage
+
     /// The relationship's name.
-    public var name: String
+    public var name: String {
+        get { storage.fields.name }
+        set { update { $0.name = newValue } }
+    }
     /// The name of the destination entity.
-    public var destinationEntityName: String
+    public var destinationEntityName: String {
+        get { storage.fields.destinationEntityName }
+        set { update { $0.destinationEntityName = newValue } }
+    }
     /// The name of the inverse relationship on the destination, if any.
-    public var inverseName: String?
+    public var inverseName: String? {
+        get { storage.fields.inverseName }
+        set { update { $0.inverseName = newValue } }
+    }
     /// The smallest number of destinations a saved object must have (0: none required).
-    public var minCount: Int
+    public var minCount: Int {
+        get { storage.fields.minCount }
+        set { update { $0.minCount = newValue } }
+    }
     /// The largest number of destinations (1: a to-one; 0: unbounded to-many). Core Data's
     /// compiled models write some unbounded to-manys as -1, which is read as 0 is, and kept
     /// because the version hash includes the number.
-    public var maxCount: Int
+    public var maxCount: Int {
+        get { storage.fields.maxCount }
+        set { update { $0.maxCount = newValue } }
+    }
     /// Whether the destinations keep an order (to-many only).
-    public var isOrdered: Bool
+    public var isOrdered: Bool {
+        get { storage.fields.isOrdered }
+        set { update { $0.isOrdered = newValue } }
+    }
     /// What deleting the source does to the destinations.
-    public var deleteRule: DeleteRule
+    public var deleteRule: DeleteRule {
+        get { storage.fields.deleteRule }
+        set { update { $0.deleteRule = newValue } }
+    }
     /// Whether a to-one may be nil when saved.
-    public var isOptional: Bool
+    public var isOptional: Bool {
+        get { storage.fields.isOptional }
+        set { update { $0.isOptional = newValue } }
+    }
     /// Whether the relationship lives only in memory.
-    public var isTransient: Bool
+    public var isTransient: Bool {
+        get { storage.fields.isTransient }
+        set { update { $0.isTransient = newValue } }
+    }
     /// Free-form user info.
-    public var userInfo: [String: String]
+    public var userInfo: [String: String] {
+        get { storage.fields.userInfo }
+        set { update { $0.userInfo = newValue } }
+    }
     /// The relationship's name in an earlier model version, for migration.
-    public var renamingIdentifier: String?
+    public var renamingIdentifier: String? {
+        get { storage.fields.renamingIdentifier }
+        set { update { $0.renamingIdentifier = newValue } }
+    }
     /// A string that changes the version hash without changing the schema.
-    public var versionHashModifier: String?
+    public var versionHashModifier: String? {
+        get { storage.fields.versionHashModifier }
+        set { update { $0.versionHashModifier = newValue } }
+    }
 
     /// Whether the relationship holds many destinations (`maxCount != 1`).
-    public var isToMany: Bool { maxCount != 1 }
+    public var isToMany: Bool { storage.fields.maxCount != 1 }
 
     /// Creates a relationship description.
     public init(
@@ -58,17 +99,48 @@ public struct RelationshipDescription: Sendable, Hashable {
         renamingIdentifier: String? = nil,
         versionHashModifier: String? = nil
     ) {
-        self.name = name
-        self.destinationEntityName = destination
-        self.inverseName = inverse
-        self.minCount = minCount
-        self.maxCount = maxCount ?? (toMany ? 0 : 1)
-        self.isOrdered = isOrdered
-        self.deleteRule = deleteRule
-        self.isOptional = isOptional
-        self.isTransient = isTransient
-        self.userInfo = userInfo
-        self.renamingIdentifier = renamingIdentifier
-        self.versionHashModifier = versionHashModifier
+        storage = Storage(Fields(
+            name: name, destinationEntityName: destination, inverseName: inverse, minCount: minCount,
+            maxCount: maxCount ?? (toMany ? 0 : 1), isOrdered: isOrdered, deleteRule: deleteRule,
+            isOptional: isOptional, isTransient: isTransient, userInfo: userInfo,
+            renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier))
+    }
+
+    /// Changes a copy of the fields and boxes it: a box is never changed once shared.
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = storage.fields
+        change(&fields)
+        storage = Storage(fields)
+    }
+
+    /// Descriptions are equal when their values are.
+    public static func == (lhs: RelationshipDescription, rhs: RelationshipDescription) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    /// Hashes the values.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.fields)
+    }
+
+    private struct Fields: Sendable, Hashable {
+        var name: String
+        var destinationEntityName: String
+        var inverseName: String?
+        var minCount: Int
+        var maxCount: Int
+        var isOrdered: Bool
+        var deleteRule: DeleteRule
+        var isOptional: Bool
+        var isTransient: Bool
+        var userInfo: [String: String]
+        var renamingIdentifier: String?
+        var versionHashModifier: String?
+    }
+
+    private final class Storage: Sendable {
+        let fields: Fields
+
+        init(_ fields: Fields) { self.fields = fields }
     }
 }

@@ -43,26 +43,26 @@ extension ManagedObject {
             guard ids.contains(where: \.isTemporaryID), let context = managedObjectContext else { return ids }
             return ids.map { context.registry[$0]?.objectID ?? $0 }
         }
-        var snapshot = ObjectSnapshot(objectID: objectID, version: version)
+        // Parts first, the snapshot made whole at the end: one filled in place is copied on return.
+        var attributes = attributeValues   // every stored value: shared, not copied
         if entity.hasTransientAttributes {
-            snapshot.attributes = attributeValues
-            for attribute in entity.attributes where attribute.isTransient { snapshot.attributes[attribute.name] = nil }
-        } else {
-            snapshot.attributes = attributeValues   // every value is stored: shared, not copied
+            for attribute in entity.attributes where attribute.isTransient { attributes[attribute.name] = nil }
         }
+        var toMany: [String: [ManagedObjectID]] = [:]
         for name in entity.storedToManyNames {
             if let loaded = toManyValues[name] {
-                snapshot.toMany[name] = loaded.map(\.objectID)
+                toMany[name] = loaded.map { $0.objectID }
             } else if let known = unresolvedToMany[name] {
-                snapshot.toMany[name] = current(known)
+                toMany[name] = current(known)
             } else if committedSnapshot == nil {
-                snapshot.toMany[name] = []
+                toMany[name] = []
             }
         }
+        var toOne = NameMap<ManagedObjectID>()
         for name in entity.storedToOneNames {
-            if let destination = toOneValues[name] { snapshot.toOne[name] = destination.objectID }
+            if let destination = toOneValues[name] { toOne[name] = destination.objectID }
         }
-        return snapshot
+        return ObjectSnapshot(objectID: objectID, version: version, attributes: attributes, toOne: toOne, toMany: toMany)
     }
 
     /// The properties whose values differ from the last saved state, with their new values

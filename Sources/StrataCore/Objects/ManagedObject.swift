@@ -11,18 +11,18 @@ import OrderedCollections
 /// ``objectID`` between contexts instead.
 open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomStringConvertible {
     /// The object's ID; temporary until the first save.
-    @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
+    @exclusivity(unchecked) public final internal(set) var objectID: ManagedObjectID
     /// The object's entity.
-    public let entity: EntityDescription
+    public final let entity: EntityDescription
     /// The context the object lives in; nil once deleted and saved, or after a reset.
-    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public final internal(set) weak var managedObjectContext: ManagedObjectContext?
 
     // The state below is read for every value read and written for every value set, on the
     // context's queue only, and never while another access to it is open: it is exempt from
     // run-time exclusivity checks, which cost more than the reads they guard.
 
     /// Whether the object's values have not been loaded yet.
-    @exclusivity(unchecked) public internal(set) var isFault: Bool = true
+    @exclusivity(unchecked) public final internal(set) var isFault: Bool = true
     /// Whether the object was deleted and that delete was saved or the context was reset.
     @exclusivity(unchecked) var isInvalidated = false
     /// Which change list of its context holds the object.

@@ -60,25 +60,29 @@ final class SQLiteRowReader: SnapshotSource {
         let key = row.int64(0)
         guard let layout = layouts.layout(code: row.int64(1)), layout.table.name == table.name else { throw unknownEntity(row, table) }
         var attributes = AttributeValues(layout: layout.attributeLayout)
-        for attribute in layout.attributes {
+        // By index, reading the fields used: a copy of each element would retain its names.
+        let columns = layout.attributes
+        for index in columns.indices {
+            let type = columns[index].type
             do {
-                let value = row.value(attribute.position)
-                if case .blob = value, attribute.type.storesInexactNumbersAsBlobs { readNumberStoredAsBlob = true }
-                attributes[position: attribute.slot] = try SQLiteValueCoding.decode(value, as: attribute.type)
+                let value = row.value(columns[index].position)
+                if case .blob = value, type.storesInexactNumbersAsBlobs { readNumberStoredAsBlob = true }
+                attributes[position: columns[index].slot] = try SQLiteValueCoding.decode(value, as: type)
             } catch {
                 throw StoreError.corruptStore(file: file, offset: nil,
-                                              reason: "\(layout.entityName) row \(key), attribute '\(attribute.name)': \(error.description)")
+                                              reason: "\(layout.entityName) row \(key), attribute '\(columns[index].name)': \(error.description)")
             }
         }
         var toOnes = NameMap<ManagedObjectID>()
-        for toOne in layout.toOnes where !row.isNull(toOne.position) {
-            let destinationKey = row.int64(toOne.position)
-            if resolvingToOnes, toOne.destinationHasSubentities {
-                if let destination = try entityOfRow(destinationKey, kindOf: toOne.destinationEntityName) {
-                    toOnes[toOne.name] = id(destination, destinationKey)
+        let foreignKeys = layout.toOnes
+        for index in foreignKeys.indices where !row.isNull(foreignKeys[index].position) {
+            let destinationKey = row.int64(foreignKeys[index].position)
+            if resolvingToOnes, foreignKeys[index].destinationHasSubentities {
+                if let destination = try entityOfRow(destinationKey, kindOf: foreignKeys[index].destinationEntityName) {
+                    toOnes[foreignKeys[index].name] = id(destination, destinationKey)
                 }
             } else {
-                toOnes[toOne.name] = id(toOne.destinationEntityName, destinationKey)
+                toOnes[foreignKeys[index].name] = id(foreignKeys[index].destinationEntityName, destinationKey)
             }
         }
         // Made whole at the end: a snapshot made first and filled in is copied on the way out.

@@ -113,10 +113,7 @@ struct SQLiteRowWriter {
         // The rows this save wrote whole, by primary key: a foreign key one of them already holds
         // is not written again from the inverse to-many. (Rows are read in place, by index: a
         // loop over the snapshots would copy each one.)
-        var written = WrittenRows()
-        for rows in [request.inserted, request.updated] {
-            for index in rows.indices where !rows[index].toOne.isEmpty { written.add(rows[index]) }
-        }
+        let written = WrittenRows(inserted: request.inserted, updated: request.updated)
         for rows in [request.inserted, request.updated] {
             for index in rows.indices where !rows[index].toMany.isEmpty { try writeToMany(rows[index], written: written) }
         }
@@ -197,7 +194,7 @@ struct SQLiteRowWriter {
 
     /// Inserts `snapshot`'s row, binding each value straight to the prepared insert (the values
     /// of ``rowValues(_:_:)``, without an array of them per row).
-    private func insert(_ snapshot: ObjectSnapshot) throws {
+    private func insert(_ snapshot: borrowing ObjectSnapshot) throws {
         let layout = try layout(snapshot.objectID)
         let statement = try layout.insertStatement ?? connection.statement(layout.insertSQL)
         layout.insertStatement = statement
@@ -234,15 +231,16 @@ struct SQLiteRowWriter {
     /// Writes the to-manys a snapshot carries (absent ones are unchanged). A destination whose
     /// row this save wrote whole (`written`: their to-ones, by ID) with the owner in the inverse
     /// to-one already holds the foreign key.
-    private func writeToMany(_ snapshot: ObjectSnapshot, written: WrittenRows = WrittenRows()) throws {
+    private func writeToMany(_ snapshot: borrowing ObjectSnapshot, written: WrittenRows = WrittenRows()) throws {
         let owner = try key(snapshot.objectID)
         for (name, destinations) in snapshot.toMany {
             guard let storage = schema.toMany[snapshot.objectID.entityName]?[name] else { continue }
             switch storage {
             case let .inverseForeignKey(table, column, orderColumn):
-                let inverse = inverseHolding(column, of: snapshot.objectID.entityName, relationship: name)
-                for (index, destination) in destinations.enumerated() {
-                    if orderColumn == nil, let inverse, written.toOne(inverse, of: destination) == snapshot.objectID { continue }
+                let inverse = orderColumn == nil ? inverseHolding(column, of: snapshot.objectID.entityName, relationship: name) : nil
+                for index in destinations.indices {
+                    if let inverse, written.holds(inverse, of: destinations[index], pointingTo: snapshot.objectID) { continue }
+                    let destination = destinations[index]
                     if let orderColumn {
                         try connection.run("UPDATE \(table) SET \(column) = ?, \(orderColumn) = ? WHERE Z_PK = ?",
                                            [.integer(owner), .integer(Int64(index + 1)), .integer(try key(destination))])
@@ -355,20 +353,41 @@ struct SQLiteRowWriter {
 
 /// The to-ones of the rows a save writes whole, found by primary key (a key's hash is an integer's,
 /// and no ID is copied to compare): what lets the inverse to-many skip foreign keys already
-/// written. Rows of different tables with one primary key keep the last; a row not found is
-/// written again from the to-many side, which is correct, only slower.
+/// written. The rows are the save's own snapshots, shared, not copied; the table holds where each
+/// is. Rows of different tables with one primary key keep the last; a row not found is written
+/// again from the to-many side, which is correct, only slower.
 struct WrittenRows {
-    private var rows: [Int64: (id: ManagedObjectID, toOne: NameMap<ManagedObjectID>)] = [:]
+    private let inserted: [ObjectSnapshot]
+    private let updated: [ObjectSnapshot]
+    /// The position of each row with to-ones: in `inserted`, or past its end in `updated`.
+    private var positions: [Int64: Int] = [:]
 
-    /// Remembers the to-ones of `snapshot`'s row.
-    mutating func add(_ snapshot: ObjectSnapshot) {
-        guard let key = snapshot.objectID.primaryKey else { return }
-        rows[key] = (snapshot.objectID, snapshot.toOne)
+    /// No rows.
+    init() {
+        inserted = []
+        updated = []
     }
 
-    /// The destination of the to-one `name` of `id`'s row, when this save wrote that row whole.
-    func toOne(_ name: String, of id: ManagedObjectID) -> ManagedObjectID? {
-        guard let key = id.primaryKey, let row = rows[key], row.id == id else { return nil }
-        return row.toOne[name]
+    /// The rows of `inserted` and `updated` that have to-ones.
+    init(inserted: [ObjectSnapshot], updated: [ObjectSnapshot]) {
+        self.inserted = inserted
+        self.updated = updated
+        positions.reserveCapacity(inserted.count + updated.count)
+        for index in inserted.indices where !inserted[index].toOne.isEmpty {
+            if let key = inserted[index].objectID.primaryKey { positions[key] = index }
+        }
+        for index in updated.indices where !updated[index].toOne.isEmpty {
+            if let key = updated[index].objectID.primaryKey { positions[key] = inserted.count + index }
+        }
+    }
+
+    /// Whether this save wrote `id`'s row whole with `owner` in its to-one `name`.
+    func holds(_ name: String, of id: ManagedObjectID, pointingTo owner: ManagedObjectID) -> Bool {
+        guard let key = id.primaryKey, let position = positions[key] else { return false }
+        if position < inserted.count {
+            return inserted[position].objectID == id && inserted[position].toOne[name] == owner
+        }
+        let index = position - inserted.count
+        return updated[index].objectID == id && updated[index].toOne[name] == owner
     }
 }
