@@ -25,7 +25,8 @@ extension ManagedObjectContext {
         guard !changeLists.isEmpty else { return }
         try validateChanges(inserted: inserted, updated: updated, deleted: deleted)
 
-        var committed: [(ManagedObject, ObjectSnapshot)]
+        // The new committed states of `inserted`, then of `updated`, in their order.
+        var committed: [ObjectSnapshot]
         var previousIDs: [ManagedObjectID] = []
         if let parent {
             committed = try push(into: parent, inserted: inserted, updated: updated, deleted: deleted)
@@ -36,8 +37,13 @@ extension ManagedObjectContext {
         // The save landed: inserted objects are registered by their permanent IDs, and every
         // saved object keeps its new committed state.
         registry.rekey(inserted, from: previousIDs)
-        // Moved out of the list one by one rather than copied.
-        while let (object, snapshot) = committed.popLast() { object.committedSnapshot = snapshot }
+        // Moved out of the list one by one, last first, rather than copied.
+        var position = committed.count
+        while let snapshot = committed.popLast() {
+            position -= 1
+            let object = position < inserted.count ? inserted[position] : updated[position - inserted.count]
+            object.committedSnapshot = snapshot
+        }
         for object in deleted {
             registry[object.objectID] = nil
             object.detach()
@@ -95,8 +101,8 @@ extension ManagedObjectContext {
         if !failures.isEmpty { throw ValidationError(failures: failures) }
     }
 
-    /// Writes the changes through the coordinator; returns each object's new committed state
-    /// and the IDs the inserted objects had before.
+    /// Writes the changes through the coordinator; returns the new committed states of
+    /// `inserted`, then of `updated`, and the IDs the inserted objects had before.
     ///
     /// Inserted objects carry their permanent IDs from here on (their snapshots and their
     /// destinations' read them without a lookup), still registered by their previous IDs, which
@@ -104,7 +110,7 @@ extension ManagedObjectContext {
     /// back, and nothing in the context has changed.
     private func saveToStores(
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> ([(ManagedObject, ObjectSnapshot)], [ManagedObjectID]) {
+    ) throws -> ([ObjectSnapshot], [ManagedObjectID]) {
         let previousIDs = inserted.map { $0.objectID }
         let permanentIDs = try persistentStoreCoordinator.permanentIDs(inPlaceOf: previousIDs)
         for (object, id) in zip(inserted, permanentIDs) { object.objectID = id }
@@ -126,10 +132,10 @@ extension ManagedObjectContext {
     }
 
     /// The snapshots of a save, once inserted objects carry their permanent IDs, sent through
-    /// the coordinator; returns each object's new committed state.
+    /// the coordinator; returns the new committed states of `inserted`, then of `updated`.
     private func sendToStores(
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> [(ManagedObject, ObjectSnapshot)] {
+    ) throws -> [ObjectSnapshot] {
         var request = StoreSaveRequest()
         request.inserted.reserveCapacity(inserted.count)
         request.updated.reserveCapacity(updated.count)
@@ -149,27 +155,22 @@ extension ManagedObjectContext {
             request.deleted.append(.init(objectID: object.objectID, version: object.committedSnapshot?.version ?? 1))
         }
         try persistentStoreCoordinator.save(request)
-        // The inserted objects' committed states are the snapshots sent: moved out of the request.
-        var insertedStates: [ObjectSnapshot] = []
-        swap(&insertedStates, &request.inserted)
-        assert(insertedStates.count == inserted.count && updatedStates.count == updated.count)
-        var committed: [(ManagedObject, ObjectSnapshot)] = []
-        committed.reserveCapacity(inserted.count + updated.count)
-        for index in inserted.indices.reversed() {
-            if let snapshot = insertedStates.popLast() { committed.append((inserted[index], snapshot)) }
-        }
-        for index in updated.indices.reversed() {
-            if let snapshot = updatedStates.popLast() { committed.append((updated[index], snapshot)) }
-        }
+        // The inserted objects' committed states are the snapshots sent: moved out of the request,
+        // not copied into another list.
+        var committed: [ObjectSnapshot] = []
+        swap(&committed, &request.inserted)
+        assert(committed.count == inserted.count && updatedStates.count == updated.count)
+        committed.append(contentsOf: updatedStates)
         return committed
     }
 
-    /// Pushes the changes into the parent context; returns each object's new committed state.
+    /// Pushes the changes into the parent context; returns the new committed states of
+    /// `inserted`, then of `updated`.
     private func push(
         into parent: ManagedObjectContext,
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> [(ManagedObject, ObjectSnapshot)] {
-        var committed: [(ManagedObject, ObjectSnapshot)] = []
+    ) throws -> [ObjectSnapshot] {
+        var committed: [ObjectSnapshot] = []
         for object in inserted where parent.registry[object.objectID] == nil {
             let copy = persistentStoreCoordinator.objectClass(forEntity: object.entity.name)
                 .init(entity: object.entity, objectID: object.objectID)
@@ -182,7 +183,7 @@ extension ManagedObjectContext {
             let snapshot = object.currentSnapshot(version: object.committedSnapshot?.version ?? 0)
             try target.apply(snapshot, transientFrom: object)
             parent.markUpdated(target)
-            committed.append((object, snapshot))
+            committed.append(snapshot)
         }
         for object in deleted {
             let target = try parent.object(with: object.objectID)
