@@ -54,6 +54,7 @@ extension ManagedObjectContext {
             for index in lists.indices {
                 var list: [ObjectSnapshot] = []
                 swap(&list, &lists[index])
+                if let first = list.first?.objectID { registry.reserveCapacity(list.count, like: first) }
                 let first = made.count
                 while let snapshot = list.popLast() {
                     made.append(try registeredObject(for: consume snapshot, loadingValues: request.includesPropertyValues))

@@ -55,6 +55,9 @@ public final class ManagedObjectContext {
     /// then: fetches and inserts make objects in runs of one entity, and a run's repeats skip
     /// both lookups (the class one takes the coordinator's lock).
     @exclusivity(unchecked) private var lastMade: (entity: EntityDescription, type: ManagedObject.Type, generation: UInt64)?
+    /// The one before ``lastMade``, of another entity: fetched objects and the faults of their
+    /// to-ones alternate between two.
+    @exclusivity(unchecked) private var earlierMade: (entity: EntityDescription, type: ManagedObject.Type, generation: UInt64)?
     var changeContinuations: [UUID: AsyncStream<ContextNotification>.Continuation] = [:]
 
     /// Creates a root context that saves through `coordinator`.
@@ -145,8 +148,12 @@ public final class ManagedObjectContext {
         if let lastMade, NameBits.same(lastMade.entity.name, name), lastMade.generation == generation {
             return (lastMade.entity, lastMade.type)
         }
+        if let earlierMade, NameBits.same(earlierMade.entity.name, name), earlierMade.generation == generation {
+            return (earlierMade.entity, earlierMade.type)
+        }
         guard let entity = entity(named: name) else { throw ObjectError.unknownEntity(name) }
         let type = persistentStoreCoordinator.objectClass(forEntity: entity.name)
+        earlierMade = lastMade
         lastMade = (entity, type, generation)
         return (entity, type)
     }

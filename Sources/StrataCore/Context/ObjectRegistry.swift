@@ -143,6 +143,13 @@ struct ObjectRegistry {
         return true
     }
 
+    /// Makes room for `count` more objects in the table of the entity and store of `objectID`:
+    /// what a fetch of that many rows, usually of one entity, asks before registering them.
+    mutating func reserveCapacity(_ count: Int, like objectID: ManagedObjectID) {
+        guard objectID.primaryKey != nil, let index = tableIndex(of: objectID, creating: true) else { return }
+        tables[index].reserveCapacity(tables[index].count + count)
+    }
+
     /// Makes room in the tables of permanent IDs for `ids`, so that registering many objects
     /// at once grows each table once.
     private mutating func reserveCapacity(forAdding ids: some Sequence<ManagedObjectID>) {
