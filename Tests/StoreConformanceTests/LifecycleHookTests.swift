@@ -66,6 +66,21 @@ struct LifecycleHookTests {
 
     private func calls(_ object: ManagedObject?) -> [String] { (object as? HookedObject)?.calls ?? ["<not hooked>"] }
 
+    @Test("A class registered after a context made objects is the class of its next objects", arguments: StoreUnderTest.all)
+    func lateRegistration(store: StoreUnderTest) throws {
+        let (coordinator, _) = try store.makeCoordinator(model: SampleModels.company())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let before = try context.insertNewObject(forEntityName: "Employee")
+        #expect(!(before is HookedEmployee))
+        coordinator.register(HookedEmployee.self, forEntityName: "Employee")
+        let after = try context.insertNewObject(forEntityName: "Employee")
+        #expect(after is HookedEmployee)
+        try context.save()
+        // A fault made from a saved row after the registration is of the class too.
+        let fresh = ManagedObjectContext(coordinator: coordinator)
+        #expect(try fresh.object(with: before.objectID) is HookedEmployee)
+    }
+
     @Test("Insert, save, change, fetch, delete: each hook exactly once, in order", arguments: StoreUnderTest.all)
     func hooksInOrder(store: StoreUnderTest) throws {
         let coordinator = try coordinator(store)

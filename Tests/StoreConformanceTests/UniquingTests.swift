@@ -88,4 +88,33 @@ struct UniquingTests {
         #expect(fetched.first === alice)
         #expect(try context.object(with: alice.objectID) === alice)
     }
+
+    @Test("Lookups that go round three entities in turn find the one instance of each row", arguments: StoreUnderTest.all)
+    func lookupsAcrossEntities(store: StoreUnderTest) throws {
+        let saver = try store.makeContext(model: SampleModels.moody())
+        var inserted: [ManagedObject] = []
+        for number in 1...4 {
+            let continent = try saver.insert("Continent", ["name": "Continent \(number)"])
+            let country = try saver.insert("Country", ["name": "Country \(number)"])
+            let mood = try saver.insert("Mood", ["date": Date(timeIntervalSince1970: Double(number)), "rating": number])
+            try country.setValue(continent, forKey: "continent")
+            try mood.setValue(country, forKey: "country")
+            inserted += [continent, country, mood]
+        }
+        try saver.save()
+        let ids = inserted.map(\.objectID)
+        let context = saver.freshContext()
+        let first = try ids.map { try context.object(with: $0) }
+        for _ in 1...3 {
+            for (id, object) in zip(ids, first) { #expect(try context.object(with: id) === object) }
+        }
+        // Fetched rows and the faults of their to-ones come out as the same instances too.
+        let moods = try context.fetch(sortedRequest("Mood", by: "date"))
+        #expect(moods.count == 4)
+        for (index, mood) in moods.enumerated() {
+            #expect(mood === first[index * 3 + 2])
+            #expect(try mood.value(forKey: "country") as? ManagedObject === first[index * 3 + 1])
+        }
+        #expect(context.registeredObjects.count == 12)
+    }
 }
