@@ -10,78 +10,78 @@ public struct EntityDescription: Sendable, Hashable {
     /// The entity's name, unique in the model.
     public var name: String {
         get { storage.fields.name }
-        set { update { $0.name = newValue } }
+        set { storage.update { $0.name = newValue } }
     }
     /// The name of the parent entity, if any.
     public var superentityName: String? {
         get { storage.fields.superentityName }
-        set { update { $0.superentityName = newValue } }
+        set { storage.update { $0.superentityName = newValue } }
     }
     /// Whether objects of exactly this entity cannot be created (only of its sub-entities).
     public var isAbstract: Bool {
         get { storage.fields.isAbstract }
-        set { update { $0.isAbstract = newValue } }
+        set { storage.update { $0.isAbstract = newValue } }
     }
     /// The properties declared on this entity (inherited ones are in ``properties``).
     public var declaredProperties: [PropertyDescription] {
         get { storage.fields.declaredProperties }
-        set { update { $0.declaredProperties = newValue } }
+        set { storage.update { $0.declaredProperties = newValue } }
     }
     /// The name of the ``ManagedObject`` subclass instances get, for generated code.
     public var managedObjectClassName: String? {
         get { storage.fields.managedObjectClassName }
-        set { update { $0.managedObjectClassName = newValue } }
+        set { storage.update { $0.managedObjectClassName = newValue } }
     }
     /// Free-form user info.
     public var userInfo: [String: String] {
         get { storage.fields.userInfo }
-        set { update { $0.userInfo = newValue } }
+        set { storage.update { $0.userInfo = newValue } }
     }
     /// The entity's name in an earlier model version, for migration.
     public var renamingIdentifier: String? {
         get { storage.fields.renamingIdentifier }
-        set { update { $0.renamingIdentifier = newValue } }
+        set { storage.update { $0.renamingIdentifier = newValue } }
     }
     /// A string that changes the version hash without changing the schema.
     public var versionHashModifier: String? {
         get { storage.fields.versionHashModifier }
-        set { update { $0.versionHashModifier = newValue } }
+        set { storage.update { $0.versionHashModifier = newValue } }
     }
     /// Groups of property names whose values must be unique together among stored objects.
     public var uniquenessConstraints: [[String]] {
         get { storage.fields.uniquenessConstraints }
-        set { update { $0.uniquenessConstraints = newValue } }
+        set { storage.update { $0.uniquenessConstraints = newValue } }
     }
     /// Indexes stores should build.
     public var indexes: [FetchIndexDescription] {
         get { storage.fields.indexes }
-        set { update { $0.indexes = newValue } }
+        set { storage.update { $0.indexes = newValue } }
     }
 
     /// Every property, inherited ones first (filled in by the model).
     public internal(set) var properties: [PropertyDescription] {
         get { storage.fields.properties }
-        set { update { $0.properties = newValue } }
+        set { storage.update { $0.properties = newValue } }
     }
     /// Every property by name, inherited included (filled in by the model).
     public internal(set) var propertiesByName: [String: PropertyDescription] {
         get { storage.fields.propertiesByName }
-        set { update { $0.propertiesByName = newValue } }
+        set { storage.update { $0.propertiesByName = newValue } }
     }
     /// Names of the direct sub-entities (filled in by the model).
     public internal(set) var subentityNames: [String] {
         get { storage.fields.subentityNames }
-        set { update { $0.subentityNames = newValue } }
+        set { storage.update { $0.subentityNames = newValue } }
     }
     /// The top of this entity's inheritance chain; primary keys are numbered per root.
     public internal(set) var rootEntityName: String {
         get { storage.fields.rootEntityName }
-        set { update { $0.rootEntityName = newValue } }
+        set { storage.update { $0.rootEntityName = newValue } }
     }
     /// Core Data's 32-byte version hash of this entity (filled in by the model).
     public internal(set) var versionHash: Data {
         get { storage.fields.versionHash }
-        set { update { $0.versionHash = newValue } }
+        set { storage.update { $0.versionHash = newValue } }
     }
 
     /// Every attribute in declaration order, inherited first (kept with ``properties``).
@@ -119,12 +119,12 @@ public struct EntityDescription: Sendable, Hashable {
     /// destination entity's relationship (filled in by the model).
     var inverseRelationships: NameMap<RelationshipDescription> {
         get { storage.fields.inverseRelationships }
-        set { update { $0.inverseRelationships = newValue } }
+        set { storage.update { $0.inverseRelationships = newValue } }
     }
 
     /// The description's values, shared by every copy: an object or a model holding an entity
     /// holds one reference, and the property lists are made once, when the properties are set.
-    private var storage: Storage
+    private var storage: SharedFields<Fields>
 
     /// Creates an entity description from its declared properties.
     public init(
@@ -139,27 +139,12 @@ public struct EntityDescription: Sendable, Hashable {
         indexes: [FetchIndexDescription] = [],
         @PropertiesBuilder properties: () -> [PropertyDescription] = { [] }
     ) {
-        storage = Storage(Fields(
+        storage = SharedFields(Fields(
             name: name, superentityName: parent, isAbstract: isAbstract, declaredProperties: properties(),
             managedObjectClassName: managedObjectClassName, userInfo: userInfo,
             renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier,
             uniquenessConstraints: uniquenessConstraints, indexes: indexes))
     }
-
-    /// Changes a copy of the values and shares that from now on.
-    private mutating func update(_ change: (inout Fields) -> Void) {
-        var fields = storage.fields
-        change(&fields)
-        storage = Storage(fields)
-    }
-
-    /// Descriptions are equal when their values are.
-    public static func == (lhs: EntityDescription, rhs: EntityDescription) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
-    }
-
-    /// Hashes the values.
-    public func hash(into hasher: inout Hasher) { hasher.combine(storage.fields) }
 
     /// Every attribute by name, inherited included.
     public var attributesByName: [String: AttributeDescription] {
@@ -250,12 +235,6 @@ extension EntityDescription {
         }
     }
 
-    /// The shared, immutable values of a description.
-    fileprivate final class Storage: Sendable {
-        let fields: Fields
-
-        init(_ fields: Fields) { self.fields = fields }
-    }
 }
 
 /// An index over one or more properties of an entity.

@@ -15,69 +15,69 @@ public enum DeleteRule: String, Sendable, Hashable, CaseIterable, Codable {
 /// A value: its fields sit in one shared, immutable box, so that passing a description around (every
 /// relationship change looks one up) retains one reference instead of each of its strings.
 public struct RelationshipDescription: Sendable, Hashable {
-    private var storage: Storage
+    private var storage: SharedFields<Fields>
 
     /// The relationship's name.
     public var name: String {
         get { storage.fields.name }
-        set { update { $0.name = newValue } }
+        set { storage.update { $0.name = newValue } }
     }
     /// The name of the destination entity.
     public var destinationEntityName: String {
         get { storage.fields.destinationEntityName }
-        set { update { $0.destinationEntityName = newValue } }
+        set { storage.update { $0.destinationEntityName = newValue } }
     }
     /// The name of the inverse relationship on the destination, if any.
     public var inverseName: String? {
         get { storage.fields.inverseName }
-        set { update { $0.inverseName = newValue } }
+        set { storage.update { $0.inverseName = newValue } }
     }
     /// The smallest number of destinations a saved object must have (0: none required).
     public var minCount: Int {
         get { storage.fields.minCount }
-        set { update { $0.minCount = newValue } }
+        set { storage.update { $0.minCount = newValue } }
     }
     /// The largest number of destinations (1: a to-one; 0: unbounded to-many). Core Data's
     /// compiled models write some unbounded to-manys as -1, which is read as 0 is, and kept
     /// because the version hash includes the number.
     public var maxCount: Int {
         get { storage.fields.maxCount }
-        set { update { $0.maxCount = newValue } }
+        set { storage.update { $0.maxCount = newValue } }
     }
     /// Whether the destinations keep an order (to-many only).
     public var isOrdered: Bool {
         get { storage.fields.isOrdered }
-        set { update { $0.isOrdered = newValue } }
+        set { storage.update { $0.isOrdered = newValue } }
     }
     /// What deleting the source does to the destinations.
     public var deleteRule: DeleteRule {
         get { storage.fields.deleteRule }
-        set { update { $0.deleteRule = newValue } }
+        set { storage.update { $0.deleteRule = newValue } }
     }
     /// Whether a to-one may be nil when saved.
     public var isOptional: Bool {
         get { storage.fields.isOptional }
-        set { update { $0.isOptional = newValue } }
+        set { storage.update { $0.isOptional = newValue } }
     }
     /// Whether the relationship lives only in memory.
     public var isTransient: Bool {
         get { storage.fields.isTransient }
-        set { update { $0.isTransient = newValue } }
+        set { storage.update { $0.isTransient = newValue } }
     }
     /// Free-form user info.
     public var userInfo: [String: String] {
         get { storage.fields.userInfo }
-        set { update { $0.userInfo = newValue } }
+        set { storage.update { $0.userInfo = newValue } }
     }
     /// The relationship's name in an earlier model version, for migration.
     public var renamingIdentifier: String? {
         get { storage.fields.renamingIdentifier }
-        set { update { $0.renamingIdentifier = newValue } }
+        set { storage.update { $0.renamingIdentifier = newValue } }
     }
     /// A string that changes the version hash without changing the schema.
     public var versionHashModifier: String? {
         get { storage.fields.versionHashModifier }
-        set { update { $0.versionHashModifier = newValue } }
+        set { storage.update { $0.versionHashModifier = newValue } }
     }
 
     /// Whether the relationship holds many destinations (`maxCount != 1`).
@@ -99,28 +99,11 @@ public struct RelationshipDescription: Sendable, Hashable {
         renamingIdentifier: String? = nil,
         versionHashModifier: String? = nil
     ) {
-        storage = Storage(Fields(
+        storage = SharedFields(Fields(
             name: name, destinationEntityName: destination, inverseName: inverse, minCount: minCount,
             maxCount: maxCount ?? (toMany ? 0 : 1), isOrdered: isOrdered, deleteRule: deleteRule,
             isOptional: isOptional, isTransient: isTransient, userInfo: userInfo,
             renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier))
-    }
-
-    /// Changes a copy of the fields and boxes it: a box is never changed once shared.
-    private mutating func update(_ change: (inout Fields) -> Void) {
-        var fields = storage.fields
-        change(&fields)
-        storage = Storage(fields)
-    }
-
-    /// Descriptions are equal when their values are.
-    public static func == (lhs: RelationshipDescription, rhs: RelationshipDescription) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
-    }
-
-    /// Hashes the values.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage.fields)
     }
 
     private struct Fields: Sendable, Hashable {
@@ -136,11 +119,5 @@ public struct RelationshipDescription: Sendable, Hashable {
         var userInfo: [String: String]
         var renamingIdentifier: String?
         var versionHashModifier: String?
-    }
-
-    private final class Storage: Sendable {
-        let fields: Fields
-
-        init(_ fields: Fields) { self.fields = fields }
     }
 }
