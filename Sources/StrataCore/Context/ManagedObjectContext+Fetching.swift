@@ -54,7 +54,7 @@ extension ManagedObjectContext {
             for index in lists.indices {
                 var list: [ObjectSnapshot] = []
                 swap(&list, &lists[index])
-                if let first = list.first?.objectID { registry.reserveCapacity(list.count, like: first) }
+                if let firstID = list.first?.objectID { registry.reserveCapacity(list.count, like: firstID) }
                 let first = made.count
                 while let snapshot = list.popLast() {
                     made.append(try registeredObject(for: consume snapshot, loadingValues: request.includesPropertyValues))

@@ -27,9 +27,9 @@ struct ObjectRegistry {
     /// entity name: IDs a store made name them with the very strings the first one did, so
     /// they are found by comparing names (a context holds objects of few entities and stores).
     private var tableIndexes = NameMap<NameMap<Int>>()
-    /// The two tables found last by a lookup that missed them, with the names they were found by (kept, so
-    /// that their words stay theirs): lookups come in runs of one or two entities (a fetched
-    /// object and its to-ones' destinations), and these answer a run by comparing words.
+    /// The two tables found last through `tableIndexes`, with the names they were found by
+    /// (kept, so that their words stay theirs): lookups come in runs of one or two entities (a
+    /// fetched object and its to-ones' destinations), and these answer a run by comparing words.
     private var recentTable: (store: String, entity: String, index: Int)?
     private var earlierTable: (store: String, entity: String, index: Int)?
     private var temporary: [ManagedObjectID: Entry] = [:]

@@ -384,10 +384,10 @@ struct WrittenRows {
     /// Whether this save wrote `id`'s row whole with `owner` in its to-one `name`.
     func holds(_ name: String, of id: ManagedObjectID, pointingTo owner: ManagedObjectID) -> Bool {
         guard let key = id.primaryKey, let position = positions[key] else { return false }
-        if position < inserted.count {
-            return inserted[position].objectID == id && inserted[position].toOne[name] == owner
+        // Read in place: a row taken out of its list would be copied.
+        func holds(_ rows: [ObjectSnapshot], _ index: Int) -> Bool {
+            rows[index].objectID == id && rows[index].toOne[name] == owner
         }
-        let index = position - inserted.count
-        return updated[index].objectID == id && updated[index].toOne[name] == owner
+        return position < inserted.count ? holds(inserted, position) : holds(updated, position - inserted.count)
     }
 }
