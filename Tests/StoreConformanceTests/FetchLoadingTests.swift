@@ -201,6 +201,51 @@ struct FetchLoadingTests {
         }
     }
 
+    @Test("A to-many faults as a whole: the first read asks the store once for all its destinations, the next asks nothing",
+          arguments: StoreUnderTest.all)
+    func toManyFaultsAsAWhole(store: StoreUnderTest) throws {
+        // France has moods on days 0…6, Japan on days 7…9: France's to-many must not take Japan's.
+        let (coordinator, counting) = try CountingStore.coordinator(store, model: SampleModels.moody(), rowCacheCapacity: 0)
+        let writer = ManagedObjectContext(coordinator: coordinator)
+        for (country, days) in [("France", 0..<7), ("Japan", 7..<10)] {
+            let place = try writer.insert("Country", ["name": country])
+            for day in days {
+                let mood = try writer.insert("Mood", ["date": Date(timeIntervalSinceReferenceDate: Double(day) * Self.day)])
+                try mood.setValue(place, forKey: "country")
+            }
+        }
+        try writer.save()
+        // A store that holds its whole graph in memory hands a fetched row over with its
+        // to-manys' destinations; the SQLite store leaves them for the first read to ask for.
+        let askedOnFirstRead = counting.inner is AtomicStore ? 0 : 1
+
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let request = FetchRequest(entityName: "Country", predicate: try ObjectPredicate(format: "name == 'France'"))
+        let france = try #require(try context.fetch(request).first)
+        #expect(!france.isFault)
+        counting.reset()
+
+        // The first read of the to-many: one request for all its destinations, no other read;
+        // the destinations come as faults.
+        let moods = try france.objects("moods")
+        #expect(counting.relatedObjectIDsCalls == askedOnFirstRead)
+        #expect(counting.reads == askedOnFirstRead)
+        #expect(moods.count == 7)
+        #expect(moods.allSatisfy { $0.isFault })
+
+        // Reading it again asks nothing more, and gives the same objects.
+        #expect(try france.objects("moods") == moods)
+        #expect(counting.relatedObjectIDsCalls == askedOnFirstRead)
+        #expect(counting.reads == askedOnFirstRead)
+
+        // Every destination is there: filling them gives France's seven days, none of Japan's,
+        // and never asks for the to-many again.
+        #expect(try moods.map { try day(of: $0) }.sorted() == Array(0..<7))
+        let countries = try moods.map { try $0.value(forKey: "country") as? ManagedObject }
+        #expect(countries.allSatisfy { $0 === france })
+        #expect(counting.relatedObjectIDsCalls == askedOnFirstRead)
+    }
+
     @Test("Prefetching loads related objects with the fetch; touching them then reads nothing from the store",
           arguments: StoreUnderTest.all)
     func prefetching(store: StoreUnderTest) throws {
