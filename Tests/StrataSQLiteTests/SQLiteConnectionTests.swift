@@ -1,5 +1,6 @@
 import Foundation
 import StrataTestSupport
+import Synchronization
 import Testing
 @testable import StrataSQLite
 
@@ -102,5 +103,55 @@ struct SQLiteConnectionTests {
         try first.transaction { try first.run("INSERT INTO t VALUES (1)") }
         try second.transaction { try second.run("INSERT INTO t VALUES (2)") }
         #expect(try first.scalar("SELECT sum(v) FROM t") == .integer(3))
+    }
+
+    @Test("a writer on another thread waits on the busy timeout while a write transaction is open, then writes")
+    func writerWaitsForOpenTransaction() throws {
+        /// What the waiting writer's thread saw.
+        final class Waiter: Sendable {
+            let state = Mutex<(startedBeforeCommit: Bool?, rowsSeen: Int64?, outcome: Result<Void, any Error>?)>((nil, nil, nil))
+            let committed = Atomic<Bool>(false)
+            let started = DispatchSemaphore(value: 0)
+            let finished = DispatchSemaphore(value: 0)
+        }
+        let path = try database()
+        let holder = try SQLiteConnection(path: path)
+        try holder.execute("CREATE TABLE t (v INTEGER)")
+        // The holder takes the write lock and keeps it.
+        try holder.execute("BEGIN IMMEDIATE")
+        try holder.run("INSERT INTO t VALUES (1)")
+
+        let waiter = Waiter()
+        Thread {
+            let outcome = Result<Void, any Error> {
+                let second = try SQLiteConnection(path: path)
+                waiter.state.withLock { $0.startedBeforeCommit = !waiter.committed.load(ordering: .sequentiallyConsistent) }
+                waiter.started.signal()
+                // BEGIN IMMEDIATE needs the lock the holder keeps: this waits, or fails with
+                // SQLITE_BUSY without a busy timeout.
+                try second.transaction {
+                    let seen = try second.scalar("SELECT count(*) FROM t")
+                    if case .integer(let count)? = seen { waiter.state.withLock { $0.rowsSeen = count } }
+                    try second.run("INSERT INTO t VALUES (2)")
+                }
+            }
+            waiter.state.withLock { $0.outcome = outcome }
+            waiter.started.signal()   // in case the open failed before the first signal
+            waiter.finished.signal()
+        }.start()
+
+        waiter.started.wait()
+        Thread.sleep(forTimeInterval: 0.2)
+        waiter.committed.store(true, ordering: .sequentiallyConsistent)
+        try holder.execute("COMMIT")
+
+        #expect(waiter.finished.wait(timeout: .now() + 60) == .success, "the second writer never finished")
+        let seen = waiter.state.withLock { $0 }
+        #expect(throws: Never.self) { try seen.outcome?.get() }
+        #expect(seen.outcome != nil)
+        #expect(seen.startedBeforeCommit == true, "the second writer tried while the first held the lock")
+        // Its transaction began after the holder's commit: it saw the holder's row.
+        #expect(seen.rowsSeen == 1)
+        #expect(try holder.rows("SELECT v FROM t ORDER BY rowid") { $0.int64(0) } == [1, 2])
     }
 }
