@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataTestSupport
 import Testing
+import CSQLite
 @testable import StrataSQLite
 
 /// What only the SQLite store has: Core Data's schema as another tool sees it, transactions that
@@ -150,7 +151,7 @@ struct SQLiteStoreTests {
         #expect(try sqlite3(url, "SELECT count(*) FROM ZCOURSE") == ["1"])
     }
 
-    @Test("a file that is not a database, a foreign database or a truncated store is a typed error")
+    @Test("a file that is not a database, a foreign database or a truncated store is a corruptStore error")
     func notAStore() throws {
         let model = try schoolModel()
         let folder = try TemporaryFolder.make()
@@ -186,14 +187,17 @@ struct SQLiteStoreTests {
         for length in [50, 100, 512, 4096, bytes.count / 2] where length < bytes.count {
             let truncated = folder.appendingPathComponent("truncated-\(length).sqlite")
             try bytes.prefix(length).write(to: truncated)
-            do {
+            // A cut that leaves the schema readable shows up when the rows are read.
+            let error = #expect(throws: StoreError.self, "a store cut at \(length) of \(bytes.count) bytes") {
                 let opened = try SQLiteStore(description: StoreDescription(type: .sqlite, url: truncated, model: model))
-                // A cut that leaves the schema readable shows up when the rows are read.
                 _ = try opened.fetch(StoreFetchRequest(entityNames: ["Course"]))
-                Issue.record("a store cut at \(length) of \(bytes.count) bytes read without error")
-            } catch let error as StoreError {
-                #expect(!error.description.isEmpty)
             }
+            guard let error else { continue }
+            guard case .corruptStore(let file, _, _) = error else {
+                Issue.record("a store cut at \(length) of \(bytes.count) bytes: \(error), not corruptStore")
+                continue
+            }
+            #expect(file == truncated.path, "a store cut at \(length) of \(bytes.count) bytes")
         }
     }
 
@@ -211,8 +215,28 @@ struct SQLiteStoreTests {
     }
 }
 
+/// The statements a traced connection ran, in order.
+private final class StatementLog {
+    var sql: [String] = []
+}
+
 extension SQLiteStoreTests {
-    @Test("many snapshots at once: one query per 500 keys, in the order asked, unknown and foreign IDs left out")
+    /// The SQL of every statement `store`'s connection starts while `body` runs, as SQLite's
+    /// statement trace reports them (`SQLITE_TRACE_STMT`: once per run of a statement).
+    private func statementsRun<T>(on store: SQLiteStore, _ body: () throws -> T) throws -> (result: T, sql: [String]) {
+        let log = StatementLog()
+        let handle = try store.withConnection { $0.connection.handle }
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
+            guard let context, let statement, let sql = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
+            Unmanaged<StatementLog>.fromOpaque(context).takeUnretainedValue().sql.append(String(cString: sql))
+            return 0
+        }, Unmanaged.passUnretained(log).toOpaque())
+        defer { sqlite3_trace_v2(handle, 0, nil, nil) }
+        let result = try withExtendedLifetime(log) { try body() }
+        return (result, log.sql)
+    }
+
+    @Test("many snapshots at once: one query per table and 512 keys, in the order asked, unknown and foreign IDs left out")
     func manySnapshots() throws {
         let model = try schoolModel()
         let url = try TemporaryFolder.make().appendingPathComponent("school.sqlite")
@@ -231,13 +255,64 @@ extension SQLiteStoreTests {
             ManagedObjectID(entityName: "Lesson", storeIdentifier: store.identifier, primaryKey: 1),
             ManagedObjectID(entityName: "Course", storeIdentifier: "ANOTHER-STORE", primaryKey: 1),
         ]
-        let snapshots = try store.snapshots(for: wanted)
+        let sqlite = try #require(store as? SQLiteStore)
+        let (snapshots, statements) = try statementsRun(on: sqlite) { try sqlite.snapshots(for: wanted) }
         #expect(snapshots.map(\.objectID) == Array(ids.reversed()))
         #expect(snapshots.first?.attributes["code"] == .string("C1199"))
+        // 1,201 course keys (the unknown one included) in lists of at most 512: three queries of
+        // ZCOURSE; one of ZLESSON; the foreign ID costs none. Nothing else runs.
+        let keysPerQuery = 512
+        let courseQueries = (ids.count + 1 + keysPerQuery - 1) / keysPerQuery
+        #expect(statements.filter { $0.contains("FROM ZCOURSE WHERE Z_PK IN (") }.count == courseQueries, "\(statements)")
+        #expect(statements.filter { $0.contains("FROM ZLESSON WHERE Z_PK IN (") }.count == 1, "\(statements)")
+        #expect(statements.count == courseQueries + 1, "\(statements)")
     }
 }
 
 extension SQLiteStoreTests {
+    @Test("a compound index and an indexed attribute are indexes of the entity's table, columns in order, and fetches use them")
+    func compoundIndex() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Trip", indexes: [
+                FetchIndexDescription(name: "byCityAndDay", elements: [.init(property: "city"), .init(property: "day", ascending: false)]),
+            ]) {
+                Attribute("day", .integer32)
+                Attribute("city", .string)
+                Attribute("rating", .integer16, indexed: true)
+            }
+            // Another table with a column of the same name, which the index must not be on.
+            EntityDescription("Note") { Attribute("city", .string) }
+        }
+        let url = try TemporaryFolder.make().appendingPathComponent("trips.sqlite")
+        let (coordinator, context) = try open(url, model: model)
+        for (city, day, rating) in [("Paris", 1, 3), ("Paris", 2, 5), ("Rome", 1, 4), ("Paris", 3, 4)] {
+            let trip = try context.insertNewObject(forEntityName: "Trip")
+            try trip.setValuesForKeys(["city": city, "day": Int32(day), "rating": Int16(rating)])
+        }
+        try context.save()
+
+        // As the sqlite3 tool sees the file: each index on ZTRIP, its columns in the declared
+        // order (not the attributes' order), the compound one descending on its second.
+        #expect(try sqlite3(url, "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND name IN ('Z_Trip_byCityAndDay', 'ZTRIP_ZRATING_INDEX') ORDER BY name")
+                == ["ZTRIP_ZRATING_INDEX|ZTRIP", "Z_Trip_byCityAndDay|ZTRIP"])
+        #expect(try sqlite3(url, "SELECT seqno, name, desc, coll FROM pragma_index_xinfo('Z_Trip_byCityAndDay') WHERE key = 1 ORDER BY seqno")
+                == ["0|ZCITY|0|BINARY", "1|ZDAY|1|BINARY"])
+        #expect(try sqlite3(url, "SELECT seqno, name FROM pragma_index_info('ZTRIP_ZRATING_INDEX') ORDER BY seqno") == ["0|ZRATING"])
+        #expect(try sqlite3(url, "SELECT name FROM pragma_index_list('ZNOTE')").isEmpty)
+
+        // A fetch on both columns searches the compound index on both; one on the rating, its own.
+        let store = try #require(coordinator.persistentStores.first as? SQLiteStore)
+        let both = StoreFetchRequest(entityNames: ["Trip"], predicate: try ObjectPredicate(format: "city == 'Paris' AND day == 2"))
+        let plan = try store.queryPlan(for: both)
+        #expect(plan.contains { $0.contains("USING INDEX Z_Trip_byCityAndDay (ZCITY=? AND ZDAY=?)") }, "\(plan)")
+        let rated = StoreFetchRequest(entityNames: ["Trip"], predicate: try ObjectPredicate(format: "rating == 4"))
+        let ratingPlan = try store.queryPlan(for: rated)
+        #expect(ratingPlan.contains { $0.contains("USING INDEX ZTRIP_ZRATING_INDEX (ZRATING=?)") }, "\(ratingPlan)")
+        // And the fetch it plans finds the one row.
+        let found = try store.fetch(both)
+        #expect(found.map { $0.attributes["rating"] } == [.integer(5)])
+    }
+
     @Test("sibling entities that each declare an attribute of one name, of different types, keep their own values")
     func siblingAttributes() throws {
         let model = try ManagedObjectModel {
