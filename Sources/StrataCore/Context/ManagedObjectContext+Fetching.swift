@@ -170,6 +170,9 @@ extension ManagedObjectContext {
         checkQueue()
         processPendingChanges()
         let plan = try DictionaryFetch(request, model: model)
+        if plan.aggregates, let groups = try storeGroups(plan, request) {
+            return try plan.dictionaries(ofGroups: groups)
+        }
         var rowRequest = request
         rowRequest.includesPropertyValues = true  // the dictionaries are made of the rows' values
         if plan.aggregates || plan.distinct {
@@ -252,6 +255,16 @@ extension ManagedObjectContext {
             guard pendingObjects(in: entities).isEmpty else { return false }
         }
         return try sourceCount(for: request) <= 1
+    }
+
+    /// The groups of an aggregating dictionary fetch as the store computes them, or nil when the
+    /// rows are grouped here: the store is asked only when its rows are the whole answer (a root
+    /// context, one store, no unsaved change that the fetch would include).
+    private func storeGroups(_ plan: DictionaryFetch, _ request: FetchRequest) throws -> [StoreGroup]? {
+        guard parent == nil, !request.includesPendingChanges || changeLists.isEmpty else { return nil }
+        let entities = try persistentStoreCoordinator.concreteEntities(for: request)
+        guard let grouping = plan.groupingRequest(entityNames: entities, predicate: request.predicate) else { return nil }
+        return try persistentStoreCoordinator.fetchGroups(request, groupBy: grouping.groupBy, aggregates: grouping.aggregates)
     }
 
     /// The changed objects (inserted, updated, deleted) of the given entities.

@@ -68,6 +68,16 @@ extension PersistentStoreCoordinator {
         }
     }
 
+    /// The groups of a dictionary fetch from the one store that holds every entity it reads, or
+    /// nil when several stores hold them or the store leaves grouping to the context.
+    func fetchGroups(_ request: FetchRequest, groupBy: [String], aggregates: [StoreGroupingRequest.Aggregate]) throws -> [StoreGroup]? {
+        let entities = try concreteEntities(for: request)
+        let stores = storesAffected(by: request, entities: entities)
+        guard stores.count == 1, let (store, held) = stores.first, held == entities else { return nil }
+        return try store.groups(StoreGroupingRequest(entityNames: held, predicate: request.predicate,
+                                                     groupBy: groupBy, aggregates: aggregates))
+    }
+
     /// The number of stores a request may touch.
     func storeCount(for request: FetchRequest) throws -> Int {
         try storesAffected(by: request, entities: concreteEntities(for: request)).count

@@ -146,57 +146,102 @@ struct DictionaryFetch {
     func dictionaries(
         of rows: [FetchRow], read: (FetchRow, ResolvedKeyPath) throws -> AttributeValue?
     ) throws -> [FetchedDictionary] {
+        if aggregates { return try dictionaries(ofGroups: try groups(of: rows, read: read)) }
         let requested = columns.map(\.name)
         let attributes = Dictionary(columns.map { ($0.name, $0.attribute) }, uniquingKeysWith: { first, _ in first })
-        var results: [FetchedDictionary]
-        if aggregates {
-            results = try groupedDictionaries(of: rows, read: read)
-        } else {
-            results = try rows.map { row in
-                var values: [String: AttributeValue] = [:]
-                for column in columns {
-                    guard case .value(let path) = column.kind, let value = try read(row, path) else { continue }
-                    values[column.name] = try convert(value, column)
-                }
-                return FetchedDictionary(requestedKeys: requested, storedValues: values, attributes: attributes,
-                                         entityName: entityName)
+        let results = try rows.map { row in
+            var values: [String: AttributeValue] = [:]
+            for column in columns {
+                guard case .value(let path) = column.kind, let value = try read(row, path) else { continue }
+                values[column.name] = try convert(value, column)
             }
+            return FetchedDictionary(requestedKeys: requested, storedValues: values, attributes: attributes,
+                                     entityName: entityName)
         }
-        // Rows of a plain fetch come ranged already; groups and distinct results are ranged here.
-        guard aggregates || distinct else { return results }
-        if distinct {
-            var seen = Set<FetchedDictionary>()
-            results = results.filter { seen.insert($0).inserted }
-        }
-        let start = min(offset, results.count)
-        let end = limit > 0 ? min(start + limit, results.count) : results.count
-        return Array(results[start..<end])
+        // Rows of a plain fetch come ranged already; distinct results are ranged here.
+        return distinct ? ranged(madeDistinct(results)) : results
     }
 
-    /// Groups rows by the grouping columns (first-seen order), aggregates each group, filters by
-    /// the having predicate and sorts.
-    private func groupedDictionaries(
+    /// The result dictionaries of groups (computed by ``groups(of:read:)`` or by a store):
+    /// filtered by the having predicate, sorted, made distinct and ranged.
+    func dictionaries(ofGroups groups: [StoreGroup]) throws -> [FetchedDictionary] {
+        let results = try groupedDictionaries(groups)
+        return ranged(distinct ? madeDistinct(results) : results)
+    }
+
+    /// The columns grouped by, in order (none without grouping).
+    private var grouping: [Column] { groupBy ?? [] }
+
+    /// The aggregate columns, in order: the requested ones, then grouping columns not requested
+    /// (an aggregate cannot be grouped by, so that adds none).
+    private var aggregateColumns: [Column] {
+        columns.filter { if case .aggregate = $0.kind { true } else { false } }
+    }
+
+    /// What a store is asked to group, or nil when a column reads through a relationship or reads
+    /// the object itself other than to count it (the rows are then grouped here).
+    func groupingRequest(entityNames: Set<String>, predicate: ObjectPredicate?) -> StoreGroupingRequest? {
+        func key(_ path: ResolvedKeyPath) -> String? {
+            guard path.hops.isEmpty else { return nil }
+            switch path.target {
+            case .attribute(let attribute): return attribute.name
+            case .toOne(let name): return name
+            case .evaluatedObject: return nil
+            }
+        }
+        var groupKeys: [String] = []
+        for column in grouping {
+            guard let name = key(column.path) else { return nil }
+            groupKeys.append(name)
+        }
+        var storeAggregates: [StoreGroupingRequest.Aggregate] = []
+        for column in aggregateColumns {
+            guard case let .aggregate(function, path) = column.kind else { continue }
+            if path == .evaluatedObject, function == .count {
+                storeAggregates.append(.init(.count, key: nil))
+            } else if let name = key(path) {
+                storeAggregates.append(.init(function, key: name))
+            } else {
+                return nil
+            }
+        }
+        return StoreGroupingRequest(entityNames: entityNames, predicate: predicate, groupBy: groupKeys, aggregates: storeAggregates)
+    }
+
+    /// Groups rows by the grouping columns, in the order of each group's first row, and
+    /// aggregates each group: what ``groupingRequest(entityNames:predicate:)`` asks a store for.
+    private func groups(
         of rows: [FetchRow], read: (FetchRow, ResolvedKeyPath) throws -> AttributeValue?
-    ) throws -> [FetchedDictionary] {
-        let grouping = groupBy ?? []
+    ) throws -> [StoreGroup] {
         var order: [[AttributeValue?]] = []
-        var groups: [[AttributeValue?]: [FetchRow]] = [:]
+        var members: [[AttributeValue?]: [FetchRow]] = [:]
         for row in rows {
             let key = try grouping.map { try read(row, $0.path) }
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(row)
+            if members[key] == nil { order.append(key) }
+            members[key, default: []].append(row)
         }
         // Without grouping, aggregates fold every row into one result, even when there are none.
         if grouping.isEmpty, order.isEmpty { order = [[]] }
+        return try order.map { key in
+            let rows = members[key] ?? []
+            let values = try aggregateColumns.map { column -> AttributeValue? in
+                guard case let .aggregate(function, path) = column.kind else { return nil }
+                return try aggregate(function, path: path, rows: rows, column: column, read: read)
+            }
+            return StoreGroup(key: key, aggregates: values)
+        }
+    }
 
+    /// One dictionary per group, filtered by the having predicate and sorted.
+    private func groupedDictionaries(_ groups: [StoreGroup]) throws -> [FetchedDictionary] {
         let outputKeys = columns.map(\.name)
         var allColumns = columns
         for column in grouping where !allColumns.contains(where: { $0.name == column.name }) { allColumns.append(column) }
         let attributes = Dictionary(allColumns.map { ($0.name, $0.attribute) }, uniquingKeysWith: { first, _ in first })
+        let aggregateNames = aggregateColumns.map(\.name)
 
         var results: [FetchedDictionary] = []
-        for key in order {
-            let members = groups[key] ?? []
+        for group in groups {
             var values: [String: AttributeValue] = [:]
             for column in allColumns {
                 let value: AttributeValue?
@@ -204,9 +249,10 @@ struct DictionaryFetch {
                 case .value(let path):
                     // A grouped value is the group's key; find it by name, or by the key path read.
                     let index = grouping.firstIndex { $0.name == column.name } ?? grouping.firstIndex { $0.path == path }
-                    value = index.flatMap { key[$0] }
-                case let .aggregate(function, path):
-                    value = try aggregate(function, path: path, rows: members, column: column, read: read)
+                    value = index.flatMap { $0 < group.key.count ? group.key[$0] : nil }
+                case .aggregate:
+                    let index = aggregateNames.firstIndex(of: column.name)
+                    value = index.flatMap { $0 < group.aggregates.count ? group.aggregates[$0] : nil }
                 }
                 if let value { values[column.name] = try convert(value, column) }
             }
@@ -225,6 +271,19 @@ struct DictionaryFetch {
             FetchedDictionary(requestedKeys: outputKeys, storedValues: full.storedValues.filter { output.contains($0.key) },
                               attributes: attributes.filter { output.contains($0.key) }, entityName: entityName)
         }
+    }
+
+    /// The first of each run of equal dictionaries, in order.
+    private func madeDistinct(_ results: [FetchedDictionary]) -> [FetchedDictionary] {
+        var seen = Set<FetchedDictionary>()
+        return results.filter { seen.insert($0).inserted }
+    }
+
+    /// The results within the request's offset and limit.
+    private func ranged(_ results: [FetchedDictionary]) -> [FetchedDictionary] {
+        let start = min(offset, results.count)
+        let end = limit > 0 ? min(start + limit, results.count) : results.count
+        return Array(results[start..<end])
     }
 
     // MARK: Aggregates

@@ -29,6 +29,10 @@ public protocol PersistentStore: AnyObject, Sendable {
     func fetchObjectIDs(_ request: StoreFetchRequest) throws -> ObjectIDList
     /// How many objects a request matches.
     func count(_ request: StoreFetchRequest) throws -> Int
+    /// The groups and aggregates of a dictionary fetch, computed where the rows are; nil when
+    /// the store cannot compute exactly what grouping its rows in memory gives (the context then
+    /// does that). The default is nil.
+    func groups(_ request: StoreGroupingRequest) throws -> [StoreGroup]?
     /// The snapshot of one object, or nil when the store has no such object.
     func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot?
     /// The snapshots of several objects in one go (a batch of faults, prefetched destinations);
@@ -62,6 +66,9 @@ extension PersistentStore {
         idsOnly.includesPropertyValues = false
         return ObjectIDList(try fetch(idsOnly).lazy.map(\.objectID))
     }
+
+    /// Leaves grouping to the context, which groups the fetched rows in memory.
+    public func groups(_ request: StoreGroupingRequest) throws -> [StoreGroup]? { nil }
 
     /// Asks ``snapshot(for:)`` for each object; a store that can read many rows at once does better.
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {

@@ -17,6 +17,9 @@ struct SQLFetchPlan {
     var select: SQLFragment
     /// `SELECT count(*)` of the matching rows, when the whole predicate is in SQL.
     var count: SQLFragment?
+    /// `FROM <table> t0 <joins> WHERE <condition>`: the matching rows, when the whole predicate is
+    /// in SQL (what a count or a grouping reads).
+    var source: SQLFragment?
     /// What is left of the predicate for memory; nil when all of it is in SQL.
     var residual: ObjectPredicate?
     /// Whether the rows come in the request's order.
@@ -74,8 +77,8 @@ struct SQLFetchPlan {
         self.residual = residual.isEmpty ? nil : (residual.count == 1 ? residual[0] : .and(residual))
         let condition = SQLFragment.and(conditions)
         let whereClause = condition.isAlwaysTrue ? SQLFragment("") : " WHERE " + condition
-        count = residual.isEmpty
-            ? "SELECT count(*) FROM \(table.name) t0\(translator.top.joinClauses)" + whereClause : nil
+        source = residual.isEmpty ? "FROM \(table.name) t0\(translator.top.joinClauses)" + whereClause : nil
+        count = source.map { "SELECT count(*) " + $0 }
 
         // The order: every sort key in SQL, or none.
         var order: [SQLFragment] = []
