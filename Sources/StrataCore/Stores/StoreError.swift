@@ -28,6 +28,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case constraintConflict([ConstraintConflict])
     /// The store was opened with ``StoreOption/readOnly``, and something asked it to write.
     case readOnlyStore(file: String)
+    /// A name in the model that the store cannot use as a table, column or index name (the SQLite
+    /// store takes names made of letters, digits and underscores, not starting with a digit).
+    case unusableName(file: String, name: String)
 
     /// One line that says what failed and where.
     public var description: String {
@@ -47,6 +50,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(file)\(offset.map { " at offset \($0)" } ?? ""): \(reason)"
         case .constraintConflict(let conflicts):
             "uniqueness constraint violated: " + conflicts.map(\.description).joined(separator: "; ")
+        case let .unusableName(file, name):
+            "\(file): the model's name '\(name)' cannot name a table, column or index (letters, digits and underscores only, not starting with a digit)"
         case .readOnlyStore(let file): "\(file.isEmpty ? "the store" : file): opened read-only; nothing is written to it"
         case let .incompatibleModel(file, entities):
             "\(file): written with another model version (entities \(entities.joined(separator: ", ")) differ)"

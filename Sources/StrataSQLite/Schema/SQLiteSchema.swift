@@ -85,6 +85,22 @@ struct SQLiteSchema: Sendable {
     /// entity name; they are used when they name every entity of the model (by its name, or by
     /// its renaming identifier: Core Data keeps an entity's first name there when a migration
     /// renames it), else the codes are numbered afresh.
+    /// The first name of `model` that cannot be spliced into SQL as part of an identifier
+    /// (entity, property and index names become table, column and index names), or nil. A
+    /// model read from a file is input from outside: its names must never carry SQL.
+    static func unusableName(in model: ManagedObjectModel) -> String? {
+        func usable(_ name: String) -> Bool {
+            guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+            return name.unicodeScalars.allSatisfy { $0 == "_" || ("0"..."9").contains($0) || $0.properties.isAlphabetic }
+        }
+        for entity in model.entities {
+            if !usable(entity.name) { return entity.name }
+            for property in entity.properties where !usable(property.name) { return property.name }
+            for index in entity.indexes where !usable(index.name) { return index.name }
+        }
+        return nil
+    }
+
     init(model: ManagedObjectModel, storedCodes: [String: Int64]? = nil) {
         self.model = model
         var codes: [String: Int64] = [:]

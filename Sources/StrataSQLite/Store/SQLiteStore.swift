@@ -108,6 +108,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     private static func openOrCreate(_ connection: SQLiteConnection, description: StoreDescription, file: String) throws -> OpenedStore {
+        if let name = SQLiteSchema.unusableName(in: description.model) {
+            throw StoreError.unusableName(file: file, name: name)
+        }
         let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) ?? "" })
         if tables.contains("Z_METADATA") {
             let rows = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(0), $0.blob(1)) }
