@@ -235,19 +235,6 @@ struct SQLGroupingTests {
         #expect(rows.first?["total"] as? Double == Double(Int64.max - 1) * 2 + 5)
     }
 
-    @Test("Unsaved changes are grouped with the rows in memory; the store is not asked")
-    func pendingChanges() throws {
-        let store = try Self.store(seed: 9, count: 40)
-        var request = FetchRequest(entityName: "Sale")
-        request.propertiesToFetch = [.expression(ExpressionDescription(name: "n", expression: .count(), resultType: .integer64))]
-        let context = ManagedObjectContext(coordinator: store.coordinator)
-        #expect(try context.fetchDictionaries(request).first?["n"] as? Int64 == 40)
-        _ = try context.insertNewObject(forEntityName: "Sale")
-        #expect(try context.fetchDictionaries(request).first?["n"] as? Int64 == 41)
-        request.includesPendingChanges = false
-        #expect(try context.fetchDictionaries(request).first?["n"] as? Int64 == 40)
-    }
-
     @Test("The grouping statement binds the predicate's values")
     func statementShape() throws {
         let store = try TwoWayStore(model: Self.model)
