@@ -258,13 +258,13 @@ extension ManagedObjectContext {
     }
 
     /// The groups of an aggregating dictionary fetch as the store computes them, or nil when the
-    /// rows are grouped here: the store is asked only when its rows are the whole answer (a root
-    /// context, one store, no unsaved change that the fetch would include).
+    /// rows are grouped here: the store is asked only when it answers the request whole (see
+    /// ``storeAnswersWhole(_:)``), as for a fetch of objects.
     private func storeGroups(_ plan: DictionaryFetch, _ request: FetchRequest) throws -> [StoreGroup]? {
-        guard parent == nil, !request.includesPendingChanges || changeLists.isEmpty else { return nil }
+        guard try storeAnswersWhole(request) else { return nil }
         let entities = try persistentStoreCoordinator.concreteEntities(for: request)
         guard let grouping = plan.groupingRequest(entityNames: entities, predicate: request.predicate) else { return nil }
-        return try persistentStoreCoordinator.fetchGroups(request, groupBy: grouping.groupBy, aggregates: grouping.aggregates)
+        return try persistentStoreCoordinator.fetchGroups(grouping, for: request)
     }
 
     /// The changed objects (inserted, updated, deleted) of the given entities.

@@ -68,14 +68,13 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    /// The groups of a dictionary fetch from the one store that holds every entity it reads, or
-    /// nil when several stores hold them or the store leaves grouping to the context.
-    func fetchGroups(_ request: FetchRequest, groupBy: [String], aggregates: [StoreGroupingRequest.Aggregate]) throws -> [StoreGroup]? {
-        let entities = try concreteEntities(for: request)
-        let stores = storesAffected(by: request, entities: entities)
-        guard stores.count == 1, let (store, held) = stores.first, held == entities else { return nil }
-        return try store.groups(StoreGroupingRequest(entityNames: held, predicate: request.predicate,
-                                                     groupBy: groupBy, aggregates: aggregates))
+    /// The groups of `grouping` (the grouping half of `request`) from the one store that holds
+    /// every entity it reads, or nil when several stores hold them or the store leaves grouping
+    /// to the context.
+    func fetchGroups(_ grouping: StoreGroupingRequest, for request: FetchRequest) throws -> [StoreGroup]? {
+        let stores = storesAffected(by: request, entities: grouping.entityNames)
+        guard stores.count == 1, let (store, held) = stores.first, held == grouping.entityNames else { return nil }
+        return try store.groups(grouping)
     }
 
     /// The number of stores a request may touch.

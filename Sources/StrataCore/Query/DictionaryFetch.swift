@@ -32,6 +32,8 @@ struct DictionaryFetch {
 
     let entityName: String
     let columns: [Column]
+    /// The aggregate columns of `columns`, in order: what each group computes.
+    let aggregateColumns: [Column]
     /// The grouping columns, in order; nil when the request does not group.
     let groupBy: [Column]?
     let having: ObjectPredicate?
@@ -42,7 +44,7 @@ struct DictionaryFetch {
 
     /// Whether rows are folded into groups (grouping or aggregates) rather than one dictionary each.
     var aggregates: Bool {
-        groupBy != nil || columns.contains { if case .aggregate = $0.kind { true } else { false } }
+        groupBy != nil || !aggregateColumns.isEmpty
     }
 
     /// Checks `request` against `model`.
@@ -67,6 +69,7 @@ struct DictionaryFetch {
             columns.append(try Self.column(property, entity: entity, model: model))
         }
         self.columns = columns
+        aggregateColumns = columns.filter { if case .aggregate = $0.kind { true } else { false } }
         if let grouping = request.propertiesToGroupBy {
             let groupColumns = try grouping.map { property -> Column in
                 let column = try Self.column(property, entity: entity, model: model)
@@ -171,12 +174,6 @@ struct DictionaryFetch {
 
     /// The columns grouped by, in order (none without grouping).
     private var grouping: [Column] { groupBy ?? [] }
-
-    /// The aggregate columns, in order: the requested ones, then grouping columns not requested
-    /// (an aggregate cannot be grouped by, so that adds none).
-    private var aggregateColumns: [Column] {
-        columns.filter { if case .aggregate = $0.kind { true } else { false } }
-    }
 
     /// What a store is asked to group, or nil when a column reads through a relationship or reads
     /// the object itself other than to count it (the rows are then grouped here).

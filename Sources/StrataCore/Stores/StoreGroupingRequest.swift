@@ -4,7 +4,8 @@
 /// a snapshot per row.
 ///
 /// The context asks only when the store's rows are the whole answer: a root context, one store,
-/// no unsaved changes. It filters, sorts, makes distinct and ranges the groups itself.
+/// no unsaved change to the entities fetched that the request includes. It filters, sorts, makes
+/// distinct and ranges the groups itself.
 public struct StoreGroupingRequest: Sendable, Hashable {
     /// One aggregate of each group: a function of a property's non-nil values, or, for
     /// `count:` with no key, of the objects.

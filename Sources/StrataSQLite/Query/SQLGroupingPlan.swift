@@ -36,6 +36,8 @@ struct SQLGroupingPlan {
     let select: SQLFragment
     private let keys: [Read]
     private let aggregates: [(function: AggregateFunction, read: Read?)]
+    /// How many storage-class checks follow the aggregates in each row.
+    private let checkCount: Int
     private let storeIdentifier: String
 
     /// The plan for `request` over the rows of `source` (``SQLFetchPlan/source``), or nil when
@@ -114,8 +116,6 @@ struct SQLGroupingPlan {
         self.checkCount = checks.count
         self.storeIdentifier = storeIdentifier
     }
-
-    private let checkCount: Int
 
     /// The groups, or nil when a column read holds a value of a storage class its type does
     /// not store, or an integer sum overflows: memory then groups the rows.
