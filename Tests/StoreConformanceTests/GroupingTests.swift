@@ -83,4 +83,40 @@ struct GroupingTests {
         request.includesPendingChanges = false
         #expect(try context.fetchDictionaries(request).map { $0["total"] as? Int64 } == [3, 3])
     }
+
+    @Test("Groups are filtered by the having predicate, sorted, made distinct and only then ranged",
+          arguments: StoreUnderTest.all)
+    func arrangement(store: StoreUnderTest) throws {
+        let context = try Self.seed(store, [("b", 1, 1), ("a", 2, 1), ("c", 3, 2), ("a", 4, 2), ("b", 5, 3), ("c", 6, nil),
+                                            ("d", 7, 3), (nil, 8, 1)])
+        var request = Self.request(groupBy: "region", [("total", .sum("units"), .integer64), ("n", .count(), .integer64)])
+        request.havingPredicate = try ObjectPredicate(format: "n > 1 OR region == nil")
+        request.sortDescriptors = [ObjectSortDescriptor(key: "total", ascending: false)]
+        func totals(_ request: FetchRequest) throws -> [String] {
+            try context.fetchDictionaries(request).map { "\($0["region"] as? String ?? "nil") \($0["total"] as? Int64 ?? -1)" }
+        }
+        // b 6, a 6, c 9, d 7 (one sale: left out), nil 8; ties keep the order of their first sale.
+        #expect(try totals(request) == ["c 9", "nil 8", "b 6", "a 6"])
+        request.fetchOffset = 1
+        request.fetchLimit = 2
+        #expect(try totals(request) == ["nil 8", "b 6"])
+
+        // Distinct results: grouped by region and price, shown by price alone, made distinct, then ranged.
+        var prices = FetchRequest(entityName: "Sale")
+        prices.propertiesToFetch = ["price"]
+        prices.propertiesToGroupBy = ["region", "price"]
+        prices.returnsDistinctResults = true
+        prices.sortDescriptors = [ObjectSortDescriptor(key: "price")]
+        prices.fetchOffset = 1
+        let shown = try context.fetchDictionaries(prices).map { ($0["price"] as? Double).map { "\($0)" } ?? "nil" }
+        #expect(shown == ["1.0", "2.0", "3.0"])   // nil, 1, 2, 3 after distinct; the first skipped
+
+        // Distinct values without aggregates, sorted by what they read and ranged.
+        var regions = FetchRequest(entityName: "Sale")
+        regions.propertiesToFetch = ["region"]
+        regions.returnsDistinctResults = true
+        regions.sortDescriptors = [ObjectSortDescriptor(key: "region", ascending: false)]
+        regions.fetchLimit = 3
+        #expect(try context.fetchDictionaries(regions).map { $0["region"] as? String ?? "nil" } == ["d", "c", "b"])
+    }
 }

@@ -170,8 +170,8 @@ extension ManagedObjectContext {
         checkQueue()
         processPendingChanges()
         let plan = try DictionaryFetch(request, model: model)
-        if plan.aggregates, let groups = try storeGroups(plan, request) {
-            return try plan.dictionaries(ofGroups: groups)
+        if plan.aggregates || plan.distinct, let result = try storeGroups(plan, request) {
+            return try plan.dictionaries(of: result)
         }
         var rowRequest = request
         rowRequest.includesPropertyValues = true  // the dictionaries are made of the rows' values
@@ -257,10 +257,10 @@ extension ManagedObjectContext {
         return try sourceCount(for: request) <= 1
     }
 
-    /// The groups of an aggregating dictionary fetch as the store computes them, or nil when the
-    /// rows are grouped here: the store is asked only when it answers the request whole (see
-    /// ``storeAnswersWhole(_:)``), as for a fetch of objects.
-    private func storeGroups(_ plan: DictionaryFetch, _ request: FetchRequest) throws -> [StoreGroup]? {
+    /// The groups of an aggregating or distinct dictionary fetch as the store computes them, or
+    /// nil when the rows are grouped here: the store is asked only when it answers the request
+    /// whole (see ``storeAnswersWhole(_:)``), as for a fetch of objects.
+    private func storeGroups(_ plan: DictionaryFetch, _ request: FetchRequest) throws -> StoreGroupingResult? {
         guard try storeAnswersWhole(request) else { return nil }
         let entities = try persistentStoreCoordinator.concreteEntities(for: request)
         guard let grouping = plan.groupingRequest(entityNames: entities, predicate: request.predicate) else { return nil }

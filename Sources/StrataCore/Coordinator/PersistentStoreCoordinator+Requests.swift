@@ -71,7 +71,7 @@ extension PersistentStoreCoordinator {
     /// The groups of `grouping` (the grouping half of `request`) from the one store that holds
     /// every entity it reads, or nil when several stores hold them or the store leaves grouping
     /// to the context.
-    func fetchGroups(_ grouping: StoreGroupingRequest, for request: FetchRequest) throws -> [StoreGroup]? {
+    func fetchGroups(_ grouping: StoreGroupingRequest, for request: FetchRequest) throws -> StoreGroupingResult? {
         let stores = storesAffected(by: request, entities: grouping.entityNames)
         guard stores.count == 1, let (store, held) = stores.first, held == grouping.entityNames else { return nil }
         return try store.groups(grouping)

@@ -168,15 +168,86 @@ struct DictionaryFetch {
     /// The result dictionaries of groups (computed by ``groups(of:read:)`` or by a store):
     /// filtered by the having predicate, sorted, made distinct and ranged.
     func dictionaries(ofGroups groups: [StoreGroup]) throws -> [FetchedDictionary] {
-        let results = try groupedDictionaries(groups)
+        let results = try groupedDictionaries(groups, arranged: false)
         return ranged(distinct ? madeDistinct(results) : results)
     }
 
-    /// The columns grouped by, in order (none without grouping).
-    private var grouping: [Column] { groupBy ?? [] }
+    /// The result dictionaries of a store's groups: what the store left undone of filtering,
+    /// sorting, making distinct and ranging is done here.
+    func dictionaries(of result: StoreGroupingResult) throws -> [FetchedDictionary] {
+        guard result.isArranged else { return try dictionaries(ofGroups: result.groups) }
+        let results = try groupedDictionaries(result.groups, arranged: true)
+        // A store that arranged the groups ranged them too, unless distinct results must be
+        // made here first (see `arrangement`).
+        return distinct && !groupsAreDistinctResults ? ranged(madeDistinct(results)) : results
+    }
+
+    /// The columns a store groups by: the grouping columns, none when aggregates fold every row
+    /// into one group, and every column for distinct results without aggregates (distinct
+    /// dictionaries are the groups of what they read).
+    private var grouping: [Column] { groupBy ?? (aggregates ? [] : columns) }
+
+    /// Every column of a group's dictionary before the result keys are kept: the result
+    /// columns, then the grouping columns not among them.
+    private var groupColumns: [Column] {
+        var all = columns
+        for column in grouping where !all.contains(where: { $0.name == column.name }) { all.append(column) }
+        return all
+    }
+
+    /// What a group's column reads: a grouping key (found by name, or by the key path read) or an
+    /// aggregate.
+    private func groupValue(of column: Column) -> StoreGroupingRequest.Arrangement.Value? {
+        switch column.kind {
+        case .value(let path):
+            let index = grouping.firstIndex { $0.name == column.name } ?? grouping.firstIndex { $0.path == path }
+            return index.map { .key($0) }
+        case .aggregate:
+            return aggregateColumns.firstIndex { $0.name == column.name }.map { .aggregate($0) }
+        }
+    }
+
+    /// Whether no two groups can make equal result dictionaries: every grouping key is a result
+    /// column, as it is (groups differ by their keys, compared as values compare). Distinct
+    /// results then need no filtering after the store's range.
+    private var groupsAreDistinctResults: Bool {
+        grouping.indices.allSatisfy { key in
+            columns.contains { column in
+                if case .key(key)? = groupValue(of: column) { column.conversion == nil } else { false }
+            }
+        }
+    }
+
+    /// Whether every column's value is kept as it is read: no expression converts it to another
+    /// type (a conversion may throw, and filtering or sorting in a store would compare the values
+    /// before it).
+    private var valuesAreUnconverted: Bool {
+        // Narrow integers throw for stored values out of their range; integers and Booleans sum
+        // and average to integers and doubles.
+        let narrow: Set<AttributeType> = [.integer16, .integer32]
+        let counted: Set<AttributeType> = [.integer16, .integer32, .integer64, .boolean]
+        return groupColumns.allSatisfy { column in
+            guard let type = column.conversion else { return true }
+            switch column.kind {
+            case .value(let path): return type == path.valueType && !narrow.contains(type)
+            case .aggregate(let function, let path):
+                switch function {
+                case .count: return type == .integer64
+                case .average: return type == .double && counted.contains(path.valueType)
+                case .sum: return type == .integer64 && counted.contains(path.valueType)
+                case .min, .max: return type == path.valueType && !narrow.contains(type)
+                }
+            }
+        }
+    }
 
     /// What a store is asked to group, or nil when a column reads through a relationship or reads
-    /// the object itself other than to count it (the rows are then grouped here).
+    /// the object itself other than to count it (the rows are then grouped here). Distinct
+    /// results without aggregates are asked as a grouping by every column, when their order reads
+    /// only those columns.
+    ///
+    /// The store is also asked to filter, sort and range the groups when the values need no
+    /// conversion; to range them only when it leaves nothing to make distinct.
     func groupingRequest(entityNames: Set<String>, predicate: ObjectPredicate?) -> StoreGroupingRequest? {
         func key(_ path: ResolvedKeyPath) -> String? {
             guard path.hops.isEmpty else { return nil }
@@ -185,6 +256,14 @@ struct DictionaryFetch {
             case .toOne(let name): return name
             case .evaluatedObject: return nil
             }
+        }
+        if !aggregates {
+            // A distinct fetch sorts its rows before it makes them distinct: the groups sort the
+            // same only by what they read.
+            guard distinct, !columns.isEmpty, valuesAreUnconverted,
+                  sortDescriptors.allSatisfy({ descriptor in
+                      columns.contains { $0.name == descriptor.key && $0.path.path == descriptor.key }
+                  }) else { return nil }
         }
         var groupKeys: [String] = []
         for column in grouping {
@@ -202,7 +281,18 @@ struct DictionaryFetch {
                 return nil
             }
         }
-        return StoreGroupingRequest(entityNames: entityNames, predicate: predicate, groupBy: groupKeys, aggregates: storeAggregates)
+        var arrangement: StoreGroupingRequest.Arrangement?
+        if !grouping.isEmpty, valuesAreUnconverted {
+            var names: [String: StoreGroupingRequest.Arrangement.Value] = [:]
+            for column in groupColumns {
+                if let value = groupValue(of: column) { names[column.name] = value }
+            }
+            let rangesThere = !distinct || groupsAreDistinctResults
+            arrangement = .init(names: names, having: having, sortDescriptors: sortDescriptors,
+                                offset: rangesThere ? offset : 0, limit: rangesThere ? limit : 0)
+        }
+        return StoreGroupingRequest(entityNames: entityNames, predicate: predicate, groupBy: groupKeys,
+                                    aggregates: storeAggregates, arrangement: arrangement)
     }
 
     /// Groups rows by the grouping columns, in the order of each group's first row, and
@@ -229,40 +319,36 @@ struct DictionaryFetch {
         }
     }
 
-    /// One dictionary per group, filtered by the having predicate and sorted.
-    private func groupedDictionaries(_ groups: [StoreGroup]) throws -> [FetchedDictionary] {
+    /// One dictionary per group, filtered by the having predicate and sorted unless a store
+    /// `arranged` them so already.
+    private func groupedDictionaries(_ groups: [StoreGroup], arranged: Bool) throws -> [FetchedDictionary] {
         let outputKeys = columns.map(\.name)
-        var allColumns = columns
-        for column in grouping where !allColumns.contains(where: { $0.name == column.name }) { allColumns.append(column) }
+        let allColumns = groupColumns
         let attributes = Dictionary(allColumns.map { ($0.name, $0.attribute) }, uniquingKeysWith: { first, _ in first })
-        let aggregateNames = aggregateColumns.map(\.name)
+        let values = allColumns.map(groupValue(of:))
 
         var results: [FetchedDictionary] = []
         for group in groups {
-            var values: [String: AttributeValue] = [:]
-            for column in allColumns {
-                let value: AttributeValue?
-                switch column.kind {
-                case .value(let path):
-                    // A grouped value is the group's key; find it by name, or by the key path read.
-                    let index = grouping.firstIndex { $0.name == column.name } ?? grouping.firstIndex { $0.path == path }
-                    value = index.flatMap { $0 < group.key.count ? group.key[$0] : nil }
-                case .aggregate:
-                    let index = aggregateNames.firstIndex(of: column.name)
-                    value = index.flatMap { $0 < group.aggregates.count ? group.aggregates[$0] : nil }
+            var stored: [String: AttributeValue] = [:]
+            for (column, source) in zip(allColumns, values) {
+                let value: AttributeValue? = switch source {
+                case .key(let index)?: index < group.key.count ? group.key[index] : nil
+                case .aggregate(let index)?: index < group.aggregates.count ? group.aggregates[index] : nil
+                case nil: nil
                 }
-                if let value { values[column.name] = try convert(value, column) }
+                if let value { stored[column.name] = try convert(value, column) }
             }
-            let full = FetchedDictionary(requestedKeys: allColumns.map(\.name), storedValues: values, attributes: attributes,
+            let full = FetchedDictionary(requestedKeys: allColumns.map(\.name), storedValues: stored, attributes: attributes,
                                          entityName: entityName)
-            if let having, !(try having.evaluate(with: full)) { continue }
+            if !arranged, let having, !(try having.evaluate(with: full)) { continue }
             results.append(full)
         }
-        if !sortDescriptors.isEmpty, !grouping.isEmpty {
+        if !arranged, !sortDescriptors.isEmpty, !grouping.isEmpty {
             results = try sortDescriptors.sorted(results) { dictionary, descriptor in
                 try dictionary.value(forKey: descriptor.key)
             }
         }
+        guard allColumns.count != columns.count else { return results }
         let output = Set(outputKeys)
         return results.map { full in
             FetchedDictionary(requestedKeys: outputKeys, storedValues: full.storedValues.filter { output.contains($0.key) },

@@ -32,7 +32,7 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// The groups and aggregates of a dictionary fetch, computed where the rows are; nil when
     /// the store cannot compute exactly what grouping its rows in memory gives (the context then
     /// does that). The default is nil.
-    func groups(_ request: StoreGroupingRequest) throws -> [StoreGroup]?
+    func groups(_ request: StoreGroupingRequest) throws -> StoreGroupingResult?
     /// The snapshot of one object, or nil when the store has no such object.
     func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot?
     /// The snapshots of several objects in one go (a batch of faults, prefetched destinations);
@@ -68,7 +68,7 @@ extension PersistentStore {
     }
 
     /// Leaves grouping to the context, which groups the fetched rows in memory.
-    public func groups(_ request: StoreGroupingRequest) throws -> [StoreGroup]? { nil }
+    public func groups(_ request: StoreGroupingRequest) throws -> StoreGroupingResult? { nil }
 
     /// Asks ``snapshot(for:)`` for each object; a store that can read many rows at once does better.
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {

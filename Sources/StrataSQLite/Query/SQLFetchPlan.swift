@@ -156,6 +156,13 @@ struct SQLFetchPlan {
         guard case .scalar(let value) = try translator.resolve(descriptor.key, from: translator.root) else {
             throw Untranslatable("the key is not an attribute")
         }
+        return try orderTerm(descriptor, value: value)
+    }
+
+    /// One `ORDER BY` term that orders `value` as the sort descriptor orders it, and for numbers
+    /// the condition that a value is stored as a BLOB.
+    static func orderTerm(_ descriptor: ObjectSortDescriptor,
+                          value: SQLScalarValue) throws(Untranslatable) -> (SQLFragment, SQLFragment?) {
         var term: SQLFragment
         var blobCheck: SQLFragment?
         switch value.type {

@@ -3,15 +3,17 @@ import StrataCore
 
 /// How the SQLite store answers a ``StoreGroupingRequest``: one `SELECT … GROUP BY` that
 /// groups and aggregates the matching rows, joined back to each group's first row for the
-/// group's values.
+/// group's values, and, when asked and SQL can say it exactly, the arrangement's `HAVING`,
+/// `ORDER BY`, `LIMIT` and `OFFSET` around it.
 ///
 /// Only what SQL computes exactly as grouping the rows in memory does is planned; anything else
 /// makes no plan, and the context groups the rows itself:
 ///
-/// - one entity (groups come in the order of their first row, the smallest `Z_PK`);
+/// - entities of one table (groups come in the order of their first row: the smallest entity
+///   name, then the smallest `Z_PK`, the order the store reads rows in);
 /// - group keys of integer, Boolean, string (by their bytes: values group by their Unicode
-///   scalars in memory too), date, double and float attributes, and to-ones whose destination
-///   has no sub-entities;
+///   scalars in memory too), date and double attributes, and to-ones whose destination has no
+///   sub-entities (not floats: two stored doubles can read as one float);
 /// - `count:` of anything; `sum:` and `average:` of integers and Booleans (exact: an integer
 ///   sum that overflows makes SQLite fail, and the context then groups in memory, where the
 ///   total becomes a double); `min:` and `max:` of integers, dates, doubles and floats.
@@ -19,7 +21,12 @@ import StrataCore
 /// Each column read is also checked for values of a storage class its attribute type does
 /// not store (a number kept as a BLOB: NaN, −0.0; text in an integer column): when a group
 /// meets one, ``run(on:)`` gives nil, so memory, which orders and reports those as it always
-/// does, answers.
+/// does, answers. When the arrangement filters or ranges the groups, the matching rows are
+/// checked first, since groups left out are never read.
+///
+/// The arrangement is SQL's when the having predicate translates over the groups' values
+/// (``SQLPredicateTranslator/resultTerms``) and every sort key is a key or aggregate that
+/// sorts as in memory; otherwise the groups come unarranged and the context arranges them.
 struct SQLGroupingPlan {
     /// A column read by the plan: where it is and how its values are decoded.
     private struct Read {
@@ -32,8 +39,18 @@ struct SQLGroupingPlan {
         var storageClasses: [String]
     }
 
+    /// Entity-ranked first rows: the rank is multiplied by this, so a `Z_PK` must stay below it.
+    private static let rankScale: Int64 = 1 << 40
+
     /// The grouping statement.
     let select: SQLFragment
+    /// A query that gives a row when a matching row holds a value of a storage class its type
+    /// does not store; run first when the arrangement may leave groups out.
+    let precheck: SQLFragment?
+    /// Whether `select` applies the request's arrangement.
+    let isArranged: Bool
+    /// Why the arrangement stayed in memory, for tests and diagnostics.
+    private(set) var notes: [String] = []
     private let keys: [Read]
     private let aggregates: [(function: AggregateFunction, read: Read?)]
     /// How many storage-class checks follow the aggregates in each row.
@@ -42,11 +59,20 @@ struct SQLGroupingPlan {
 
     /// The plan for `request` over the rows of `source` (``SQLFetchPlan/source``), or nil when
     /// SQL cannot compute it exactly.
-    init?(_ request: StoreGroupingRequest, entity: EntityDescription, model: ManagedObjectModel, table: SQLiteSchema.Table,
-          source: SQLFragment, storeIdentifier: String) {
-        guard request.entityNames == [entity.name] else { return nil }
+    init?(_ request: StoreGroupingRequest, schema: SQLiteSchema, table: SQLiteSchema.Table, source: SQLFragment,
+          storeIdentifier: String) {
+        let model = schema.model
+        let names = request.entityNames.sorted()
+        let entities = names.compactMap { model.entitiesByName[$0] }
+        guard !entities.isEmpty, entities.count == names.count else { return nil }
+        let shared = schema.sharedPropertyNames[table.rootEntity] ?? []
         func read(_ key: String) -> Read? {
-            if let attribute = entity.attribute(named: key), !attribute.isTransient, let column = table.attributeColumns[key] {
+            // The same property of every entity, in a column of its own.
+            guard !shared.contains(key), let property = entities[0].propertiesByName[key],
+                  entities.allSatisfy({ $0.propertiesByName[key] == property }) else { return nil }
+            switch property {
+            case .attribute(let attribute):
+                guard !attribute.isTransient, let column = table.attributeColumns[key] else { return nil }
                 let classes: [String] = switch attribute.type {
                 case .integer16, .integer32, .integer64, .boolean: ["integer"]
                 case .double, .float, .date: ["integer", "real"]
@@ -54,20 +80,20 @@ struct SQLGroupingPlan {
                 default: []
                 }
                 return classes.isEmpty ? nil : Read(column: column, type: attribute.type, storageClasses: classes)
-            }
-            if let relationship = entity.relationship(named: key), !relationship.isToMany, !relationship.isTransient,
-               let column = table.toOneColumns[key],
-               model.entitiesByName[relationship.destinationEntityName]?.subentityNames.isEmpty == true {
+            case .relationship(let relationship):
+                guard !relationship.isToMany, !relationship.isTransient, let column = table.toOneColumns[key],
+                      model.entitiesByName[relationship.destinationEntityName]?.subentityNames.isEmpty == true else { return nil }
                 return Read(column: column, destination: relationship.destinationEntityName, storageClasses: ["integer"])
+            case .fetchedProperty:
+                return nil
             }
-            return nil
         }
 
         var keys: [Read] = []
         var groupTerms: [String] = []
         var checks: [String] = []
         for key in request.groupBy {
-            guard let found = read(key) else { return nil }
+            guard let found = read(key), found.type != .float else { return nil }
             keys.append(found)
             // Strings group by their bytes (SQLite's BINARY), as values do in memory: by their
             // Unicode scalars, so the two spellings of "é" are two groups, as in Core Data.
@@ -75,56 +101,148 @@ struct SQLGroupingPlan {
         }
         var aggregates: [(function: AggregateFunction, read: Read?)] = []
         var terms: [String] = []
-        for aggregate in request.aggregates {
+        for (index, aggregate) in request.aggregates.enumerated() {
+            let alias = "a\(index)"
             guard let key = aggregate.key else {
                 guard aggregate.function == .count else { return nil }
                 aggregates.append((.count, nil))
-                terms.append("count(*)")
+                terms.append("count(*) AS \(alias)")
                 continue
             }
             guard let found = read(key) else { return nil }
             let value = found.type == .boolean ? "(t0.\(found.column) <> 0)" : "t0.\(found.column)"
             switch (aggregate.function, found.type) {
             case (.count, _):
-                terms.append("count(t0.\(found.column))")
+                terms.append("count(t0.\(found.column)) AS \(alias)")
             case (.sum, .integer16?), (.sum, .integer32?), (.sum, .integer64?), (.sum, .boolean?):
-                terms.append("sum(\(value))")
+                terms.append("sum(\(value)) AS \(alias)")
             case (.average, .integer16?), (.average, .integer32?), (.average, .integer64?), (.average, .boolean?):
-                terms.append("sum(\(value)), count(\(value))")
+                terms.append("sum(\(value)) AS \(alias), count(\(value)) AS \(alias)c")
             case (.min, .integer16?), (.min, .integer32?), (.min, .integer64?), (.min, .date?), (.min, .double?), (.min, .float?),
                  (.max, .integer16?), (.max, .integer32?), (.max, .integer64?), (.max, .date?), (.max, .double?), (.max, .float?):
-                terms.append("\(aggregate.function == .min ? "min" : "max")(t0.\(found.column))")
+                terms.append("\(aggregate.function == .min ? "min" : "max")(t0.\(found.column)) AS \(alias)")
             default:
                 return nil
             }
             aggregates.append((aggregate.function, found))
         }
+        var unusualRow: [String] = []
         for found in keys + aggregates.compactMap(\.read) {
             let classes = (found.storageClasses + ["null"]).map { "'\($0)'" }.joined(separator: ", ")
-            checks.append("max(typeof(t0.\(found.column)) NOT IN (\(classes)))")
+            unusualRow.append("typeof(t0.\(found.column)) NOT IN (\(classes))")
         }
+
+        // The first row of a group: the smallest key, or with several entities the smallest
+        // entity name first, as a rank above the key.
+        var first = "t0.Z_PK"
+        if names.count > 1 {
+            let cases = names.enumerated().compactMap { rank, name in schema.codes[name].map { " WHEN \($0) THEN \(rank)" } }
+            first = "(CASE t0.Z_ENT\(cases.joined()) END) * \(Self.rankScale) + t0.Z_PK"
+            unusualRow.append("t0.Z_PK NOT BETWEEN 0 AND \(Self.rankScale - 1)")
+        }
+        checks = unusualRow.map { "max(\($0))" }
+        let firstKey = names.count > 1 ? "g.z_first % \(Self.rankScale)" : "g.z_first"
 
         // The inner query groups; the outer one reads each group's values from its first row.
         let selected: String = (terms + checks + ["0"]).joined(separator: ", ")
         let grouping: String = groupTerms.isEmpty ? "" : " GROUP BY " + groupTerms.joined(separator: ", ")
-        let inner: SQLFragment = ("SELECT min(t0.Z_PK) AS z_first, " + selected + " ") + source + grouping
+        let inner: SQLFragment = ("SELECT min(\(first)) AS z_first, " + selected + " ") + source + grouping
         let firstRow: String = (["g.*"] + keys.map { "f.\($0.column)" }).joined(separator: ", ")
-        let join: String = keys.isEmpty ? "" : " LEFT JOIN \(table.name) f ON f.Z_PK = g.z_first ORDER BY g.z_first"
-        select = ("SELECT " + firstRow + " FROM (") + inner + (") g" + join)
+        var select: SQLFragment = ("SELECT " + firstRow + " FROM (") + inner + ") g"
+        if !keys.isEmpty { select = select + " LEFT JOIN \(table.name) f ON f.Z_PK = \(firstKey)" }
+
+        var notes: [String] = []
+        var arranged: SQLFragment?
+        if let arrangement = request.arrangement {
+            do {
+                arranged = try Self.arrangement(arrangement, keys: keys, aggregates: aggregates, schema: schema,
+                                                storeIdentifier: storeIdentifier, entityNames: request.entityNames)
+            } catch {
+                notes.append("arranged in memory: \(error.reason)")
+            }
+        }
+        if let arranged {
+            select = select + arranged
+            let arrangement = request.arrangement
+            let leavesGroupsOut = arrangement?.having != nil || (arrangement?.offset ?? 0) > 0 || (arrangement?.limit ?? 0) > 0
+            precheck = leavesGroupsOut && !unusualRow.isEmpty
+                ? "SELECT 1 FROM (SELECT (\(unusualRow.joined(separator: ") OR ("))) AS z_unusual " + source + ") WHERE z_unusual LIMIT 1"
+                : nil
+        } else {
+            if !keys.isEmpty { select = select + " ORDER BY g.z_first" }
+            precheck = nil
+        }
+        self.select = select
+        self.isArranged = arranged != nil
+        self.notes = notes
         self.keys = keys
         self.aggregates = aggregates
         self.checkCount = checks.count
         self.storeIdentifier = storeIdentifier
     }
 
+    /// ` WHERE <having> ORDER BY <sort keys>, g.z_first LIMIT … OFFSET …` over the grouped rows
+    /// `g` and first rows `f`, or why SQL cannot say it exactly.
+    private static func arrangement(
+        _ arrangement: StoreGroupingRequest.Arrangement, keys: [Read], aggregates: [(function: AggregateFunction, read: Read?)],
+        schema: SQLiteSchema, storeIdentifier: String, entityNames: Set<String>
+    ) throws(Untranslatable) -> SQLFragment {
+        // What each name reads: a key from the first row, an aggregate from the group.
+        var values: [String: SQLScalarValue] = [:]
+        for (name, value) in arrangement.names {
+            switch value {
+            case .key(let index):
+                guard index < keys.count, let type = keys[index].type else { continue }
+                values[name] = SQLScalarValue(expression: SQLFragment("f.\(keys[index].column)"), type: type, isOptional: true,
+                                              column: nil)
+            case .aggregate(let index):
+                guard index < aggregates.count else { continue }
+                let (function, read) = aggregates[index]
+                values[name] = switch function {
+                case .count: SQLScalarValue(expression: SQLFragment("g.a\(index)"), type: .integer64, isOptional: false, column: nil)
+                case .sum: SQLScalarValue(expression: SQLFragment("ifnull(g.a\(index), 0)"), type: .integer64, isOptional: false,
+                                          column: nil)
+                case .average: SQLScalarValue(
+                    expression: SQLFragment("(CASE WHEN g.a\(index)c = 0 THEN NULL ELSE CAST(g.a\(index) AS REAL) / g.a\(index)c END)"),
+                    type: .double, isOptional: true, column: nil)
+                case .min, .max: read?.type.map {
+                    SQLScalarValue(expression: SQLFragment("g.a\(index)"), type: $0, isOptional: true, column: nil)
+                }
+                }
+            }
+        }
+        var sql = SQLFragment("")
+        if let having = arrangement.having {
+            guard let translator = SQLPredicateTranslator(schema: schema, storeIdentifier: storeIdentifier, entityNames: entityNames)
+            else { throw Untranslatable("the entities are not in one table") }
+            translator.resultTerms = values.mapValues { SQLTerm.scalar($0) }
+            let condition = try translator.translate(having)
+            if !condition.isAlwaysTrue { sql = " WHERE " + condition }
+        }
+        var order: [SQLFragment] = []
+        for descriptor in arrangement.sortDescriptors {
+            guard let value = values[descriptor.key] else { throw Untranslatable("the sort key '\(descriptor.key)'") }
+            // Numbers stored as BLOBs are found by the storage-class checks.
+            order.append(try SQLFetchPlan.orderTerm(descriptor, value: value).0)
+        }
+        order.append(SQLFragment("g.z_first"))
+        sql = sql + " ORDER BY " + .joined(order, separator: ", ")
+        if arrangement.offset > 0 || arrangement.limit > 0 {
+            sql = sql + " LIMIT " + .value(.integer(arrangement.limit > 0 ? Int64(arrangement.limit) : -1))
+                + " OFFSET " + .value(.integer(Int64(max(arrangement.offset, 0))))
+        }
+        return sql
+    }
+
     /// The groups, or nil when a column read holds a value of a storage class its type does
     /// not store, or an integer sum overflows: memory then groups the rows.
     ///
     /// - Throws: an SQLite error.
-    func run(on connection: SQLiteConnection) throws -> [StoreGroup]? {
+    func run(on connection: SQLiteConnection) throws -> StoreGroupingResult? {
         var groups: [StoreGroup] = []
         var unusual = false
         do {
+            if let precheck, try connection.scalar(precheck.sql, precheck.parameters) != nil { return nil }
             try connection.statement(select.sql).forEachRow(select.parameters) { row in
                 // Columns: first key, the aggregates' terms, the checks, a 0, then the keys.
                 var index = 1
@@ -154,7 +272,7 @@ struct SQLGroupingPlan {
         } catch let error as SQLiteError where error.message.contains("integer overflow") {
             return nil
         }
-        return unusual ? nil : groups
+        return unusual ? nil : StoreGroupingResult(groups: groups, isArranged: isArranged)
     }
 
     /// A stored value as its attribute's value, a foreign key as its destination's ID; a value

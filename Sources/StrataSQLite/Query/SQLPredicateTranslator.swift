@@ -111,6 +111,9 @@ final class SQLPredicateTranslator {
     let root: SQLRow
     /// The outer query level.
     let top: SQLQueryLevel
+    /// When set, what each name stands for in a predicate over computed values (a grouping's
+    /// `HAVING`): a key path is one of these names, and nothing is read from a row.
+    var resultTerms: [String: SQLTerm]?
     private var aliasCount = 0
 
     /// A translator over the rows of `entityNames`, or nil when they are not all in one table.
@@ -274,6 +277,12 @@ final class SQLPredicateTranslator {
         if Self.isConstant(expression) {
             guard let value = try? expression.value(with: nil) else { throw Untranslatable("the constant expression throws") }
             return .constant(PredicateValue(value))
+        }
+        if let resultTerms {
+            guard case .keyPath(let name) = expression, let found = resultTerms[name] else {
+                throw Untranslatable("\(expression) is not a value of the result")
+            }
+            return found
         }
         switch expression {
         case .keyPath(let path):
