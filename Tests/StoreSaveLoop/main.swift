@@ -3,6 +3,7 @@
 //
 //     StoreSaveLoop <storeType> <path>
 //     StoreSaveLoop <storeType> <path> --items N
+//     StoreSaveLoop <storeType> <path> --increments N
 //
 // Save k (k = 1, 2, 3, …) inserts Item k and sets the one Counter to k (creating it at k = 1),
 // then prints "saved k". So a store that holds Counter k holds exactly Items 1…k.
@@ -10,8 +11,14 @@
 // With `--items N` it inserts Items 1…N instead, one save each, and exits: the multi-process
 // test runs several at once on one SQLite file and counts what landed.
 //
-// It stops by itself after a minute, or when its parent goes away, so a test that dies cannot
-// leave it running.
+// With `--increments N` it adds 1 to the store's Counters N times, one save each, the counters
+// taken in turn (in key order), and prints "incremented N conflicts C": the multi-process test
+// runs several at once on the same counters. Each increment fetches the counters again and saves
+// at once; a save by another process in between makes the save fail with a merge conflict
+// (optimistic locking on the version), and the context is reset and the increment made again.
+//
+// It stops by itself after a minute (five in increments mode), or when its parent goes away,
+// so a test that dies cannot leave it running.
 
 import Foundation
 import Strata
@@ -22,16 +29,47 @@ import Glibc
 import Darwin
 #endif
 
+/// Says why on standard error and exits with status 2.
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("StoreSaveLoop: \(message)\n".utf8))
     exit(2)
 }
 
-let arguments = CommandLine.arguments
-guard arguments.count == 3 || (arguments.count == 5 && arguments[3] == "--items") else {
-    fail("usage: StoreSaveLoop <storeType> <path> [--items N]")
+/// Adds 1 to the stored Counters `times` times, one save each, counter `k mod n` (in key order)
+/// for the k-th save that lands; a save that meets a merge conflict is dropped (the context
+/// reset) and made again from the stored value. Returns the saves that landed and the conflicts.
+func increment(times: Int64, in context: ManagedObjectContext) throws -> (saved: Int64, conflicts: Int) {
+    let parent = getppid()
+    let deadline = Date().addingTimeInterval(300)
+    var saved: Int64 = 0
+    var conflicts = 0
+    while saved < times {
+        guard Date() < deadline, getppid() == parent else { fail("stopped after \(saved) increments and \(conflicts) conflicts") }
+        let counters = try context.fetch(FetchRequest(entityName: "Counter"))
+            .sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+        guard !counters.isEmpty else { fail("the store holds no Counter") }
+        let counter = counters[Int(saved % Int64(counters.count))]
+        let value = try counter.value(forKey: "value") as? Int64 ?? 0
+        try counter.setValue(value + 1, forKey: "value")
+        do {
+            try context.save()
+            saved += 1
+        } catch StoreError.mergeConflict(_) {
+            conflicts += 1
+            context.reset()
+        }
+    }
+    return (saved, conflicts)
 }
-let itemsOnly = arguments.count == 5 ? Int64(arguments[4]) : nil
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 || (arguments.count == 5 && ["--items", "--increments"].contains(arguments[3])) else {
+    fail("usage: StoreSaveLoop <storeType> <path> [--items N | --increments N]")
+}
+let count = arguments.count == 5 ? Int64(arguments[4]) : nil
+if arguments.count == 5, count == nil { fail("'\(arguments[4])' is not a number") }
+let itemsOnly = arguments.count == 5 && arguments[3] == "--items" ? count : nil
+let increments = arguments.count == 5 && arguments[3] == "--increments" ? count : nil
 StoreType.registerBuiltInTypes()
 guard let type = StoreType.named(arguments[1]) else { fail("unknown store type '\(arguments[1])'") }
 let url = URL(fileURLWithPath: arguments[2])
@@ -50,6 +88,11 @@ do {
             try item.setValue(index, forKey: "index")
             try context.save()
         }
+        exit(0)
+    }
+    if let increments {
+        let (saved, conflicts) = try increment(times: increments, in: context)
+        FileHandle.standardOutput.write(Data("incremented \(saved) conflicts \(conflicts)\n".utf8))
         exit(0)
     }
     let parent = getppid()

@@ -2,7 +2,6 @@ import Foundation
 import Strata
 import StrataTestSupport
 import Testing
-import CSQLite
 @testable import StrataSQLite
 
 /// What only the SQLite store has: Core Data's schema as another tool sees it, transactions that
@@ -215,27 +214,7 @@ struct SQLiteStoreTests {
     }
 }
 
-/// The statements a traced connection ran, in order.
-private final class StatementLog {
-    var sql: [String] = []
-}
-
 extension SQLiteStoreTests {
-    /// The SQL of every statement `store`'s connection starts while `body` runs, as SQLite's
-    /// statement trace reports them (`SQLITE_TRACE_STMT`: once per run of a statement).
-    private func statementsRun<T>(on store: SQLiteStore, _ body: () throws -> T) throws -> (result: T, sql: [String]) {
-        let log = StatementLog()
-        let handle = try store.withConnection { $0.connection.handle }
-        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
-            guard let context, let statement, let sql = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
-            Unmanaged<StatementLog>.fromOpaque(context).takeUnretainedValue().sql.append(String(cString: sql))
-            return 0
-        }, Unmanaged.passUnretained(log).toOpaque())
-        defer { sqlite3_trace_v2(handle, 0, nil, nil) }
-        let result = try withExtendedLifetime(log) { try body() }
-        return (result, log.sql)
-    }
-
     @Test("many snapshots at once: one query per table and 512 keys, in the order asked, unknown and foreign IDs left out")
     func manySnapshots() throws {
         let model = try schoolModel()

@@ -4,7 +4,8 @@ import StrataCore
 /// Batch requests in SQL: inserts as multi-row `INSERT`s with keys from `Z_PRIMARYKEY`, updates
 /// as `UPDATE … SET …, Z_OPT = Z_OPT + 1`, deletes as `DELETE`s with their join rows, delete rules
 /// applied level by level in SQL. No snapshot is made of a row the request does not need to read.
-/// Each request is one `BEGIN IMMEDIATE` transaction.
+/// Each request is one `BEGIN IMMEDIATE` transaction, which selects its rows (predicate, range,
+/// expressions' values) as well as changing them, so no other connection writes in between.
 extension SQLiteStore {
     public func executeBatch(_ request: StoreBatchRequest) throws -> StoreBatchResult {
         try refuseWritingIfReadOnly()
@@ -107,18 +108,23 @@ extension SQLiteStore {
     private func batchUpdate(_ update: StoreBatchUpdate) throws -> StoreBatchResult {
         let keys = update.values.keys.sorted()
         for key in keys { _ = try update.checkedAttribute(key, model: model) }
-        let selection = try preselect(update.selection, needsValues: update.hasExpressions)
-        // Expressions are evaluated on the rows as the selection read them.
-        var perObject: [ManagedObjectID: [String: AttributeValue?]] = [:]
-        if update.hasExpressions, case .objects(let snapshots) = selection {
-            let source = StoreSnapshotSource(store: self)
-            for snapshot in snapshots {
-                perObject[snapshot.objectID] = try update.resolvedValues(for: snapshot, source: source, model: model)
-            }
-        }
         return try withConnection { state in
             try state.connection.transaction {
-                let rows = try selectedRows(selection, connection: state.connection, storeIdentifier: state.identifier)
+                let reader = self.reader(for: state)
+                let rows: [ManagedObjectID]
+                // Expressions are evaluated on the rows as the selection read them, before any is changed.
+                var perObject: [ManagedObjectID: [String: AttributeValue?]] = [:]
+                if update.hasExpressions {
+                    var request = update.selection
+                    request.includesPropertyValues = true
+                    let snapshots = try fetch(request, in: state, reader: reader)
+                    for snapshot in snapshots {
+                        perObject[snapshot.objectID] = try update.resolvedValues(for: snapshot, source: reader, model: model)
+                    }
+                    rows = snapshots.map(\.objectID)
+                } else {
+                    rows = try selectedRows(update.selection, in: state, reader: reader)
+                }
                 for (root, ids) in BatchSQL.byRoot(rows, model: model) {
                     guard let table = schema.tables[root] else { continue }
                     let columns = try keys.map { key -> String in
@@ -203,15 +209,15 @@ extension SQLiteStore {
     // MARK: Delete
 
     private func batchDelete(_ delete: StoreBatchDelete) throws -> StoreBatchResult {
-        let selection: BatchSelection
-        switch delete.target {
-        case .matching(let request): selection = try preselect(request, needsValues: false)
-        case .objects(let ids): selection = .objectIDs(ids)
-        }
-        return try withConnection { state in
+        try withConnection { state in
             try state.connection.transaction {
                 var plan = SQLiteDeletePlan(schema: schema, connection: state.connection, storeIdentifier: state.identifier)
-                plan.add(try selectedRows(selection, connection: state.connection, storeIdentifier: state.identifier))
+                switch delete.target {
+                case .matching(let request):
+                    plan.add(try selectedRows(request, in: state, reader: reader(for: state)))
+                case .objects(let ids):
+                    plan.add(try existing(ids, connection: state.connection, storeIdentifier: state.identifier))
+                }
                 try plan.cascade()
                 try plan.checkDenyRules()
                 try plan.nullify()
@@ -223,56 +229,32 @@ extension SQLiteStore {
 
     // MARK: Selecting rows
 
-    /// Which rows a request selects, as far as can be said before its transaction opens.
+    /// The rows `request` selects, read inside the batch request's transaction with the
+    /// connection of `state`, so that no other connection can change them before they change.
     ///
-    /// The seam where predicates will turn into SQL: until they do, a request with a predicate or
-    /// a range is answered by the store's own ``fetch(_:)``, which evaluates it exactly as every
-    /// other fetch of this store, and the rows it names are then changed by key. A row changed by
-    /// another connection between that fetch and the transaction is judged by the fetch.
-    enum BatchSelection {
-        /// Every row of these entities: selected in SQL inside the transaction.
-        case entities(Set<String>)
-        /// The objects a fetch matched, in its order.
-        case objects([ObjectSnapshot])
-        /// The objects of these IDs.
-        case objectIDs([ManagedObjectID])
-    }
-
-    private func preselect(_ request: StoreFetchRequest, needsValues: Bool) throws -> BatchSelection {
-        if request.predicate == nil, request.fetchLimit == 0, request.fetchOffset == 0, !needsValues {
-            return .entities(request.entityNames)
+    /// Without a predicate or a range, every row of the request's entities in SQL, in key order,
+    /// no row's values read; otherwise the IDs the store's fetch matches, the predicate evaluated
+    /// exactly as ``fetch(_:)`` evaluates it (in SQL where it translates, the rest in memory).
+    private func selectedRows(_ request: StoreFetchRequest, in state: State, reader: SQLiteRowReader) throws -> [ManagedObjectID] {
+        guard request.predicate == nil, request.fetchLimit == 0, request.fetchOffset == 0 else {
+            return Array(try fetchObjectIDs(request, in: state, reader: reader))
         }
-        var fetch = request
-        fetch.includesPropertyValues = needsValues
-        return .objects(try self.fetch(fetch))
-    }
-
-    /// The rows a selection names that exist now, in its order (rows of an entity in key order).
-    private func selectedRows(_ selection: BatchSelection, connection: SQLiteConnection,
-                              storeIdentifier: String) throws -> [ManagedObjectID] {
-        switch selection {
-        case .entities(let names):
-            var rows: [ManagedObjectID] = []
-            var byRoot: [String: [Int64]] = [:]
-            for name in names {
-                guard let entity = model.entity(named: name), let code = schema.codes[name] else { continue }
-                byRoot[entity.rootEntityName, default: []].append(code)
-            }
-            for root in byRoot.keys.sorted() {
-                guard let table = schema.tables[root], let codes = byRoot[root] else { continue }
-                let condition = schema.entityCondition(codes.sorted(), in: table)
-                rows += try connection.rows("SELECT Z_PK, Z_ENT FROM \(table.name)\(condition.sql) ORDER BY Z_PK",
-                                            condition.values) { ($0.int64(0), $0.int64(1)) }
-                    .compactMap { key, code in
-                        schema.namesByCode[code].map { ManagedObjectID(entityName: $0, storeIdentifier: storeIdentifier, primaryKey: key) }
-                    }
-            }
-            return rows
-        case .objects(let snapshots):
-            return try existing(snapshots.map(\.objectID), connection: connection, storeIdentifier: storeIdentifier)
-        case .objectIDs(let ids):
-            return try existing(ids, connection: connection, storeIdentifier: storeIdentifier)
+        var rows: [ManagedObjectID] = []
+        var byRoot: [String: [Int64]] = [:]
+        for name in request.entityNames {
+            guard let entity = model.entity(named: name), let code = schema.codes[name] else { continue }
+            byRoot[entity.rootEntityName, default: []].append(code)
         }
+        for root in byRoot.keys.sorted() {
+            guard let table = schema.tables[root], let codes = byRoot[root] else { continue }
+            let condition = schema.entityCondition(codes.sorted(), in: table)
+            rows += try state.connection.rows("SELECT Z_PK, Z_ENT FROM \(table.name)\(condition.sql) ORDER BY Z_PK",
+                                              condition.values) { ($0.int64(0), $0.int64(1)) }
+                .compactMap { key, code in
+                    schema.namesByCode[code].map { ManagedObjectID(entityName: $0, storeIdentifier: state.identifier, primaryKey: key) }
+                }
+        }
+        return rows
     }
 
     /// The IDs of `ids` whose rows exist with their entity, in order, each once.

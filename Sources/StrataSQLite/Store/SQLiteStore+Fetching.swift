@@ -6,36 +6,48 @@ extension SQLiteStore {
     /// `docs/formats/sqlite.md`), and finishes in memory with ``SnapshotQuery``, the evaluator
     /// every store uses.
     public func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot] {
-        try withConnection { state in
-            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
-            guard state.translatesQueries,
-                  let plan = try SQLFetchPlan(request, schema: schema, storeIdentifier: state.identifier, connection: state.connection) else {
-                let candidates = try reader.snapshots(ofEntities: request.entityNames)
-                return try SnapshotQuery.apply(request, to: candidates, source: reader, model: model)
-            }
-            let rows = try reader.snapshots(plan.select, table: plan.table, includesValues: plan.includesValues,
-                                            caching: !plan.isComplete)
-            let ordered = !plan.checksOrderAfterReading || !reader.readNumberStoredAsBlob
-            if plan.isComplete, ordered { return rows }
-            var rest = request
-            rest.predicate = plan.residual
-            return try SnapshotQuery.apply(rest, to: rows, source: reader, model: model)
+        try withConnection { state in try fetch(request, in: state, reader: reader(for: state)) }
+    }
+
+    /// Fetches `request` as ``fetch(_:)`` does, with the connection of `state`, whose lock the
+    /// caller holds (inside a batch request's transaction, say), reading rows through `reader`.
+    func fetch(_ request: StoreFetchRequest, in state: State, reader: SQLiteRowReader) throws -> [ObjectSnapshot] {
+        guard state.translatesQueries,
+              let plan = try SQLFetchPlan(request, schema: schema, storeIdentifier: state.identifier, connection: state.connection) else {
+            let candidates = try reader.snapshots(ofEntities: request.entityNames)
+            return try SnapshotQuery.apply(request, to: candidates, source: reader, model: model)
         }
+        let rows = try reader.snapshots(plan.select, table: plan.table, includesValues: plan.includesValues,
+                                        caching: !plan.isComplete)
+        let ordered = !plan.checksOrderAfterReading || !reader.readNumberStoredAsBlob
+        if plan.isComplete, ordered { return rows }
+        var rest = request
+        rest.predicate = plan.residual
+        return try SnapshotQuery.apply(rest, to: rows, source: reader, model: model)
+    }
+
+    /// A reader of the connection of `state`, for one call under the lock.
+    func reader(for state: State) -> SQLiteRowReader {
+        SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
     }
 
     /// Lists the IDs in SQL when SQL answers the whole request (reading `Z_PK` and `Z_ENT`
     /// only, no snapshot made); otherwise takes them from ``fetch(_:)``.
     public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> ObjectIDList {
+        try withConnection { state in try fetchObjectIDs(request, in: state, reader: reader(for: state)) }
+    }
+
+    /// Lists the IDs `request` matches as ``fetchObjectIDs(_:)`` does, with the connection of
+    /// `state`, whose lock the caller holds, reading rows through `reader`.
+    func fetchObjectIDs(_ request: StoreFetchRequest, in state: State, reader: SQLiteRowReader) throws -> ObjectIDList {
         var idsOnly = request
         idsOnly.includesPropertyValues = false
-        let listed: ObjectIDList? = try withConnection { state in
-            guard state.translatesQueries,
-                  let plan = try SQLFetchPlan(idsOnly, schema: schema, storeIdentifier: state.identifier, connection: state.connection),
-                  plan.isComplete, !plan.includesValues else { return nil }
-            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
+        if state.translatesQueries,
+           let plan = try SQLFetchPlan(idsOnly, schema: schema, storeIdentifier: state.identifier, connection: state.connection),
+           plan.isComplete, !plan.includesValues {
             return try reader.objectIDs(plan.select, table: plan.table)
         }
-        return try listed ?? ObjectIDList(fetch(idsOnly).lazy.map(\.objectID))
+        return ObjectIDList(try fetch(idsOnly, in: state, reader: reader).lazy.map(\.objectID))
     }
 
     public func count(_ request: StoreFetchRequest) throws -> Int {
