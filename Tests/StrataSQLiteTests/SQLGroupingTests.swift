@@ -420,4 +420,24 @@ struct SQLGroupArrangementTests {
         #expect(try SQLGroupingTests.plan(store, request) == nil)
         #expect(try context.fetchDictionaries(request).map { $0["region"] as? String } == ["b", "c"])
     }
+
+    @Test("A row of an entity the model does not know sends the grouping to memory, which reports the corrupt row")
+    func unknownEntityRow() throws {
+        let url = try TemporaryFolder.make().appendingPathComponent("store.sqlite")
+        let store = try TwoWayStore(model: SQLGroupingTests.model, url: url)
+        let sale = try store.context.insertNewObject(forEntityName: "Sale")
+        try sale.setValue("a", forKey: "region")
+        try store.context.save()
+        let other = try SQLiteConnection(path: url.path, create: false)
+        try other.run("INSERT INTO ZSALE (Z_PK, Z_ENT, Z_OPT, ZREGION) VALUES (50, 99, 1, 'a')")
+        // Sale and WebSale fill the table: no condition on Z_ENT reads the stray row.
+        let request = Self.totals()
+        let grouping = try #require(try DictionaryFetch(request, model: SQLGroupingTests.model)
+            .groupingRequest(entityNames: ["Sale", "WebSale"], predicate: nil))
+        #expect(try store.store.groupingPlan(for: grouping) != nil)
+        #expect(try store.store.groups(grouping) == nil)
+        let answer = String(String.UnicodeScalarView(SQLGroupingTests.answer(store, request, inSQL: true)))
+        #expect(answer.contains("unknown Z_ENT 99"))
+        #expect(SQLGroupingTests.answer(store, request, inSQL: false) == Array(answer.unicodeScalars))
+    }
 }

@@ -132,6 +132,11 @@ struct SQLGroupingPlan {
             unusualRow.append("typeof(t0.\(found.column)) NOT IN (\(classes))")
         }
 
+        // A row of an entity the model does not know (which memory never reads) is unusual too.
+        let codes = names.compactMap { schema.codes[$0] }
+        guard codes.count == names.count else { return nil }
+        unusualRow.append("t0.Z_ENT NOT IN (\(codes.map(String.init).joined(separator: ", ")))")
+
         // The first row of a group: the smallest key, or with several entities the smallest
         // entity name first, as a rank above the key.
         var first = "t0.Z_PK"
@@ -165,7 +170,7 @@ struct SQLGroupingPlan {
             select = select + arranged
             let arrangement = request.arrangement
             let leavesGroupsOut = arrangement?.having != nil || (arrangement?.offset ?? 0) > 0 || (arrangement?.limit ?? 0) > 0
-            precheck = leavesGroupsOut && !unusualRow.isEmpty
+            precheck = leavesGroupsOut
                 ? "SELECT 1 FROM (SELECT (\(unusualRow.joined(separator: ") OR ("))) AS z_unusual " + source + ") WHERE z_unusual LIMIT 1"
                 : nil
         } else {
