@@ -173,6 +173,10 @@ extension ManagedObjectContext {
         if plan.aggregates || plan.distinct, let result = try storeGroups(plan, request) {
             return try plan.dictionaries(of: result)
         }
+        if !plan.aggregates, !plan.distinct, let keys = plan.storeKeys, try storeAnswersWhole(request),
+           let rows = try persistentStoreCoordinator.fetchRowValues(keys: keys, for: request) {
+            return try plan.dictionaries(ofRowValues: rows, keys: keys)
+        }
         var rowRequest = request
         rowRequest.includesPropertyValues = true  // the dictionaries are made of the rows' values
         if plan.aggregates || plan.distinct {

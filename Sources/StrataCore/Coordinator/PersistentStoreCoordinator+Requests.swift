@@ -77,6 +77,16 @@ extension PersistentStoreCoordinator {
         return try store.groups(grouping)
     }
 
+    /// The values of `keys` of each object `request` matches, from the one store that holds every
+    /// entity it reads, or nil when several stores hold them or the store leaves reading values to
+    /// the context.
+    func fetchRowValues(keys: [String], for request: FetchRequest) throws -> [[AttributeValue?]]? {
+        let requests = try storeRequests(for: request)
+        guard requests.count == 1, let (store, storeRequest) = requests.first,
+              storeRequest.entityNames == (try concreteEntities(for: request)) else { return nil }
+        return try store.rowValues(StoreValuesRequest(fetch: storeRequest, keys: keys))
+    }
+
     /// The number of stores a request may touch.
     func storeCount(for request: FetchRequest) throws -> Int {
         try storesAffected(by: request, entities: concreteEntities(for: request)).count

@@ -165,6 +165,47 @@ struct DictionaryFetch {
         return distinct ? ranged(madeDistinct(results)) : results
     }
 
+    /// The attributes and to-ones of the entity the columns read, each once, in order; nil when a
+    /// column reads through a relationship or reads the object itself (the rows are then read
+    /// whole): what a store is asked to read of each row for a fetch without grouping.
+    var storeKeys: [String]? {
+        var keys: [String] = []
+        for column in columns {
+            guard case .value(let path) = column.kind, path.hops.isEmpty else { return nil }
+            let key: String
+            switch path.target {
+            case .attribute(let attribute): key = attribute.name
+            case .toOne(let name): key = name
+            case .evaluatedObject: return nil
+            }
+            if !keys.contains(key) { keys.append(key) }
+        }
+        return keys
+    }
+
+    /// The result dictionaries of rows a store read as the values of `keys` (``storeKeys``), in
+    /// the request's order and range.
+    func dictionaries(ofRowValues rows: [[AttributeValue?]], keys: [String]) throws -> [FetchedDictionary] {
+        let requested = columns.map(\.name)
+        let attributes = Dictionary(columns.map { ($0.name, $0.attribute) }, uniquingKeysWith: { first, _ in first })
+        let positions = columns.map { column -> Int? in
+            guard case .value(let path) = column.kind else { return nil }
+            return switch path.target {
+            case .attribute(let attribute): keys.firstIndex(of: attribute.name)
+            case .toOne(let name): keys.firstIndex(of: name)
+            case .evaluatedObject: nil
+            }
+        }
+        return try rows.map { row in
+            var values: [String: AttributeValue] = [:]
+            for (column, position) in zip(columns, positions) {
+                guard let position, position < row.count, let value = row[position] else { continue }
+                values[column.name] = try convert(value, column)
+            }
+            return FetchedDictionary(requestedKeys: requested, storedValues: values, attributes: attributes, entityName: entityName)
+        }
+    }
+
     /// The result dictionaries of groups (computed by ``groups(of:read:)`` or by a store):
     /// filtered by the having predicate, sorted, made distinct and ranged.
     func dictionaries(ofGroups groups: [StoreGroup]) throws -> [FetchedDictionary] {

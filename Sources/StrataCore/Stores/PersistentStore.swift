@@ -33,6 +33,11 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// the store cannot compute exactly what grouping its rows in memory gives (the context then
     /// does that). The default is nil.
     func groups(_ request: StoreGroupingRequest) throws -> StoreGroupingResult?
+    /// The values of some properties of each object a fetch matches, in order and range: for each
+    /// object, the stored value of each key (an attribute's value, a to-one's destination ID; nil:
+    /// none). Nil when the store cannot read them so (the context then reads the objects'
+    /// snapshots). The default is nil.
+    func rowValues(_ request: StoreValuesRequest) throws -> [[AttributeValue?]]?
     /// The snapshot of one object, or nil when the store has no such object.
     func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot?
     /// The snapshots of several objects in one go (a batch of faults, prefetched destinations);
@@ -69,6 +74,9 @@ extension PersistentStore {
 
     /// Leaves grouping to the context, which groups the fetched rows in memory.
     public func groups(_ request: StoreGroupingRequest) throws -> StoreGroupingResult? { nil }
+
+    /// Leaves reading values to the context, which reads the matching objects' snapshots.
+    public func rowValues(_ request: StoreValuesRequest) throws -> [[AttributeValue?]]? { nil }
 
     /// Asks ``snapshot(for:)`` for each object; a store that can read many rows at once does better.
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {

@@ -20,6 +20,8 @@ struct SQLFetchPlan {
     /// `FROM <table> t0 <joins> WHERE <condition>`: the matching rows, when the whole predicate is
     /// in SQL (what a count or a grouping reads).
     var source: SQLFragment?
+    /// Everything of `select` after its select list: `FROM`, joins, `WHERE`, `ORDER BY`, `LIMIT`.
+    var body: SQLFragment
     /// What is left of the predicate for memory; nil when all of it is in SQL.
     var residual: ObjectPredicate?
     /// Whether the rows come in the request's order.
@@ -133,14 +135,14 @@ struct SQLFetchPlan {
         rangedInSQL = sorted
         includesValues = request.includesPropertyValues || !(residual.isEmpty && sorted)
 
-        var select = "SELECT \(SQLiteRowReader.selectList(table, alias: "t0", includesValues: includesValues)) FROM \(table.name) t0"
-            + translator.top.joinClauses + whereClause
-        if !order.isEmpty { select = select + " ORDER BY " + .joined(order, separator: ", ") }
+        var body = "FROM \(table.name) t0" + translator.top.joinClauses + whereClause
+        if !order.isEmpty { body = body + " ORDER BY " + .joined(order, separator: ", ") }
         if rangedInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 {
-            select = select + " LIMIT " + .value(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1))
+            body = body + " LIMIT " + .value(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1))
                 + " OFFSET " + .value(.integer(Int64(request.fetchOffset)))
         }
-        self.select = select
+        self.body = body
+        self.select = "SELECT \(SQLiteRowReader.selectList(table, alias: "t0", includesValues: includesValues)) " + body
     }
 
     /// The conjuncts of a predicate, nested `AND`s flattened, in order.
