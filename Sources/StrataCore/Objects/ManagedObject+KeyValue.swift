@@ -185,6 +185,12 @@ extension ManagedObject {
         guard let object = value as? ManagedObject else {
             throw ObjectError.wrongValueType(entity: entity.name, key: relationship.name, expected: nil, found: "\(type(of: value))")
         }
+        return try checkedDestination(object, for: relationship)
+    }
+
+    /// `object`, once checked to be of this object's context and of the destination entity of
+    /// `relationship`.
+    func checkedDestination(_ object: ManagedObject, for relationship: RelationshipDescription) throws -> ManagedObject {
         guard let context = managedObjectContext, object.managedObjectContext === context else {
             throw ObjectError.wrongContext(object.objectID)
         }

@@ -26,6 +26,20 @@ extension ManagedObject {
         try typedWrite(value?.attributeValue, of: T.attributeType, forKey: key, untyped: value.map { $0 as Any })
     }
 
+    /// Sets the to-one `key` to `destination`: what ``setValue(_:forKey:)`` with the object as
+    /// `Any` does, the same checks, inverse upkeep and errors included, without boxing the object
+    /// in `Any` and casting it back. Other keys are set through ``setValue(_:forKey:)``.
+    ///
+    /// - Throws: what ``setValue(_:forKey:)`` throws.
+    public func setValue(_ destination: ManagedObject?, forKey key: String) throws {
+        guard let relationship = entity.relationship(named: key), !relationship.isToMany else {
+            return try setValue(destination.map { $0 as Any }, forKey: key)
+        }
+        try fulfillFault()
+        try checkMutable()
+        try setToOne(key, to: destination.map { try checkedDestination($0, for: relationship) })
+    }
+
     /// The destination of the to-one `key` as `T`: what `value(forKey: key) as? T` gives,
     /// without boxing the object in `Any`. Other keys are read through ``value(forKey:)``.
     ///
