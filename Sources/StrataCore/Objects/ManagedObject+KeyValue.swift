@@ -138,7 +138,7 @@ extension ManagedObject {
     /// after loading the object if it is a fault.
     @inline(__always)
     func storedAttribute(at position: Int, of layout: AttributeLayout) throws -> AttributeValue? {
-        try fulfillFault()
+        if isFault { try fulfillFault() }
         try checkUsable()
         // Read in place: calling a method on the stored values would copy them first.
         return attributeValues.layout === layout ? attributeValues[position: position] : attributeValues[layout.names[position]]
@@ -153,7 +153,7 @@ extension ManagedObject {
         // when it goes), so it needs no check.
         let tracked = pendingChange != .none
         if !tracked { try checkMutable() }
-        try fulfillFault()
+        if isFault { try fulfillFault() }
         let stored = try makeStored()
         let previous = attributeValues.replaceValue(at: position, of: layout, with: stored)
         if previous != stored, !tracked { markChanged() }
