@@ -210,7 +210,7 @@ extension ManagedObject {
         for attribute in entity.attributes where attribute.isTransient {
             attributeValues[attribute.name] = source.attributeValues[attribute.name]
         }
-        toOneValues = NameMap()
+        toOneValues = ToOneDestinations()
         for (key, id) in snapshot.toOne { toOneValues[key] = try context.object(with: id) }
         for (key, ids) in snapshot.toMany {
             _ = try loadedToMany(key)

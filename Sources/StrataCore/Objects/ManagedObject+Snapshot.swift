@@ -16,7 +16,7 @@ extension ManagedObject {
         attributeValues = snapshot.attributes.laidOut(as: entity.attributeLayout)
         // Maps that are and stay empty (a fault's, mostly) are left as they are.
         if !snapshot.toOne.isEmpty || !toOneValues.isEmpty {
-            var toOnes = NameMap<ManagedObject>()
+            var toOnes = ToOneDestinations()
             for (key, id) in snapshot.toOne { toOnes[key] = try context.object(with: id) }
             toOneValues = toOnes
         }
@@ -30,7 +30,7 @@ extension ManagedObject {
     /// Drops the loaded values; the next access loads them again.
     func turnIntoFault() {
         attributeValues = AttributeValues()
-        toOneValues = NameMap()
+        toOneValues = ToOneDestinations()
         toManyValues = NameMap()
         unresolvedToMany = NameMap()
         committedSnapshot = nil
