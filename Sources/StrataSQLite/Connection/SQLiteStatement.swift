@@ -93,6 +93,30 @@ final class SQLiteStatement {
         sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
     }
 
+    /// The storage class of a value in a row: what SQLite stored, whatever the column declares.
+    enum StorageClass {
+        case integer, real, text, blob, null
+    }
+
+    /// The storage class of column `index` of the current row.
+    func storageClass(_ index: Int) -> StorageClass {
+        switch sqlite3_column_type(handle, Int32(index)) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
+    }
+
+    /// Column `index` of the current row, a BLOB (``storageClass(_:)``), as bytes.
+    func blobBytes(_ index: Int) -> Data {
+        let column = Int32(index)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return Data() }
+        return Data(bytes: pointer, count: count)
+    }
+
     /// Whether column `index` of the current row is NULL.
     func isNull(_ index: Int) -> Bool { sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
 

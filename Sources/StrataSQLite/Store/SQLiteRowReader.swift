@@ -103,8 +103,22 @@ final class SQLiteRowReader: SnapshotSource {
     @inline(__always)
     private func attributeValue(_ row: SQLiteStatement, _ layout: SQLiteRowLayout, column: Int, key: Int64) throws -> AttributeValue? {
         let type = layout.attributes[column].type
+        let position = layout.attributes[column].position
+        // What the store writes for each type is read straight from the row, with what
+        // `SQLiteValueCoding.decode` makes of it; anything else (a number stored as text or as a
+        // BLOB, a value written by another program) is decoded from its SQLite value.
+        switch (row.storageClass(position), type) {
+        case (.null, _): return nil
+        case (.integer, .integer16), (.integer, .integer32), (.integer, .integer64): return .integer(row.int64(position))
+        case (.integer, .boolean): return .boolean(row.int64(position) != 0)
+        case (.real, .double): return .double(row.double(position))
+        case (.real, .date): return .date(Date(timeIntervalSinceReferenceDate: row.double(position)))
+        case (.text, .string): return .string(row.text(position) ?? "")
+        case (.blob, .binaryData): return .binary(row.blobBytes(position))
+        default: break
+        }
         do {
-            let value = row.value(layout.attributes[column].position)
+            let value = row.value(position)
             if case .blob = value, type.storesInexactNumbersAsBlobs { readNumberStoredAsBlob = true }
             return try SQLiteValueCoding.decode(value, as: type)
         } catch {
