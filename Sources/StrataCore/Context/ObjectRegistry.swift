@@ -150,25 +150,12 @@ struct ObjectRegistry {
         tables[index].reserveCapacity(tables[index].count + count)
     }
 
-    /// Makes room in the tables of permanent IDs for `ids`, so that registering many objects
-    /// at once grows each table once.
-    private mutating func reserveCapacity(forAdding ids: some Sequence<ManagedObjectID>) {
-        var adding = [Int](repeating: 0, count: tables.count)
-        for id in ids where id.primaryKey != nil {
-            guard let index = tableIndex(of: id, creating: true) else { continue }
-            if index == adding.count { adding.append(0) }
-            adding[index] += 1
-        }
-        for (index, count) in adding.enumerated() where count > 0 {
-            tables[index].reserveCapacity(tables[index].count + count)
-        }
-    }
-
     /// Registers `objects`, which were registered by `previousIDs` (in the same order), by their
     /// IDs now: what a save that gave inserted objects permanent IDs asks. When they are exactly
-    /// the listed inserts, the list is dropped without hashing a temporary ID.
+    /// the listed inserts, the list is dropped without hashing a temporary ID. Tables grow as
+    /// the objects are registered: a first pass finding each object's table, to grow each table
+    /// once, cost twice what the growing does.
     mutating func rekey(_ objects: [ManagedObject], from previousIDs: [ManagedObjectID]) {
-        reserveCapacity(forAdding: objects.lazy.map { $0.objectID })
         if temporary.isEmpty, temporaryBacklog.count == objects.count, previousIDs.count == objects.count, isBacklog(of: objects, from: previousIDs) {
             // Exactly the listed inserts, in order, now permanent: nothing temporary is left.
             temporaryBacklog = []

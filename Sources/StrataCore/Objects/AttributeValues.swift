@@ -116,6 +116,16 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
         return self[name]
     }
 
+    /// Sets the value at `position` of `layout`, as ``value(at:of:)`` finds it, without reading
+    /// the value it replaces.
+    mutating func setValue(_ value: AttributeValue?, at position: Int, of layout: AttributeLayout) {
+        if self.layout === layout {
+            slots[position] = value
+        } else {
+            self[layout.names[position]] = value
+        }
+    }
+
     /// These values kept in `other` (the same values when they already are).
     func laidOut(as other: AttributeLayout) -> AttributeValues {
         guard layout !== other else { return self }

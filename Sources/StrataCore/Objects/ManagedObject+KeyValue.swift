@@ -155,8 +155,12 @@ extension ManagedObject {
         if !tracked { try checkMutable() }
         if isFault { try fulfillFault() }
         let stored = try makeStored()
-        let previous = attributeValues.replaceValue(at: position, of: layout, with: stored)
-        if previous != stored, !tracked { markChanged() }
+        if tracked {
+            // Already listed as changed: the value it replaces does not matter.
+            attributeValues.setValue(stored, at: position, of: layout)
+        } else if attributeValues.replaceValue(at: position, of: layout, with: stored) != stored {
+            markChanged()
+        }
     }
 
     func propertyDescription(forKey key: String) throws -> PropertyDescription {
