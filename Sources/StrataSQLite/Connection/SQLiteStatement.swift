@@ -39,24 +39,47 @@ final class SQLiteStatement {
         case .null: sqlite3_bind_null(handle, index)
         case .integer(let integer): sqlite3_bind_int64(handle, index, integer)
         case .real(let real): sqlite3_bind_double(handle, index, real)
-        case .text(let text) where text.isEmpty:
-            sqlite3_bind_text(handle, index, "", 0, Self.transient)   // empty text, not NULL
-        case .text(var text):
-            // With its byte count, so a NUL inside the text is data, not its end.
-            text.withUTF8 { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { characters in
-                    sqlite3_bind_text64(handle, index, characters.baseAddress, sqlite3_uint64(characters.count),
-                                        Self.transient, UInt8(SQLITE_UTF8))
-                }
-            }
-        case .blob(let data) where data.isEmpty:
-            sqlite3_bind_zeroblob(handle, index, 0)   // an empty blob, not NULL
-        case .blob(let data):
-            data.withUnsafeBytes { bytes in
-                sqlite3_bind_blob64(handle, index, bytes.baseAddress, sqlite3_uint64(bytes.count), Self.transient)
-            }
+        case .text(let text): bindText(text, at: index)
+        case .blob(let data): bindBlob(data, at: index)
         }
         guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
+    }
+
+    /// Binds `text` to the parameter at `offset` (0 for the first): what ``bind(_:at:)`` does
+    /// with `.text(text)`, for a caller that holds the string itself.
+    func bind(text: String, at offset: Int) throws(SQLiteError) {
+        let result = bindText(text, at: Int32(offset + 1))
+        guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
+    }
+
+    /// Binds `data` to the parameter at `offset` (0 for the first): what ``bind(_:at:)`` does
+    /// with `.blob(data)`, for a caller that holds the bytes themselves.
+    func bind(blob data: Data, at offset: Int) throws(SQLiteError) {
+        let result = bindBlob(data, at: Int32(offset + 1))
+        guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
+    }
+
+    /// Binds `text` to parameter `index` (1 for the first); returns SQLite's result code.
+    private func bindText(_ text: String, at index: Int32) -> Int32 {
+        guard !text.isEmpty else {
+            return sqlite3_bind_text(handle, index, "", 0, Self.transient)   // empty text, not NULL
+        }
+        var text = text
+        // With its byte count, so a NUL inside the text is data, not its end.
+        return text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { characters in
+                sqlite3_bind_text64(handle, index, characters.baseAddress, sqlite3_uint64(characters.count),
+                                    Self.transient, UInt8(SQLITE_UTF8))
+            }
+        }
+    }
+
+    /// Binds `data` to parameter `index` (1 for the first); returns SQLite's result code.
+    private func bindBlob(_ data: Data, at index: Int32) -> Int32 {
+        guard !data.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }   // an empty blob, not NULL
+        return data.withUnsafeBytes { bytes in
+            sqlite3_bind_blob64(handle, index, bytes.baseAddress, sqlite3_uint64(bytes.count), Self.transient)
+        }
     }
 
     /// Runs the statement, with what was bound since ``reset()``, to its end.
