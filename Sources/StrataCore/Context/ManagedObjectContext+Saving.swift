@@ -213,7 +213,7 @@ extension ManagedObject {
         toOneValues = ToOneDestinations()
         for (key, id) in snapshot.toOne { toOneValues[key] = try context.object(with: id) }
         for (key, ids) in snapshot.toMany {
-            _ = try loadedToMany(key)
+            try loadToMany(key)
             toManyValues[key] = try .init(ids.map { try context.object(with: $0) })
         }
     }

@@ -182,6 +182,9 @@ extension ManagedObject {
 
     /// Records that this object changed, in its context.
     func markChanged() {
+        // An object already in a change list stays there (what `markUpdated` checks first),
+        // without loading the weak reference to its context.
+        guard pendingChange == .none else { return }
         managedObjectContext?.markUpdated(self)
     }
 
