@@ -36,7 +36,9 @@ extension ManagedObject {
             return try setValue(destination.map { $0 as Any }, forKey: key)
         }
         try fulfillFault()
-        try checkMutable()
+        // An object in a change list is in a live context (a context cuts its objects loose when
+        // it goes), so it needs no check.
+        if pendingChange == .none { try checkMutable() }
         try setToOne(key, to: destination.map { try checkedDestination($0, for: relationship) })
     }
 
