@@ -59,7 +59,12 @@ extension ManagedObjectContext {
                 while let snapshot = list.popLast() {
                     made.append(try registeredObject(for: consume snapshot, loadingValues: request.includesPropertyValues))
                 }
-                made[first...].reverse()
+                // Swapped in place: reversing the slice `made[first...]` copied it out and back.
+                var (low, high) = (first, made.count - 1)
+                while low < high {
+                    made.swapAt(low, high)
+                    (low, high) = (low + 1, high - 1)
+                }
             }
             objects = made
         } else {

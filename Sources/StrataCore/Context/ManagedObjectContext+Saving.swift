@@ -210,10 +210,10 @@ extension ManagedObject {
         for attribute in entity.attributes where attribute.isTransient {
             attributeValues[attribute.name] = source.attributeValues[attribute.name]
         }
-        toOneValues = NameMap()
+        toOneValues = ToOneDestinations()
         for (key, id) in snapshot.toOne { toOneValues[key] = try context.object(with: id) }
         for (key, ids) in snapshot.toMany {
-            _ = try loadedToMany(key)
+            try loadToMany(key)
             toManyValues[key] = try .init(ids.map { try context.object(with: $0) })
         }
     }

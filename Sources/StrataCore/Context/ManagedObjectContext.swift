@@ -262,7 +262,7 @@ extension ManagedObject {
     /// Cuts the object loose from its context, dropping references to other objects.
     func detach() {
         attributeValues = AttributeValues()
-        toOneValues = NameMap()
+        toOneValues = ToOneDestinations()
         toManyValues = NameMap()
         unresolvedToMany = NameMap()
         isInvalidated = true

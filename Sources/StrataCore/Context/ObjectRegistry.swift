@@ -27,11 +27,16 @@ struct ObjectRegistry {
     /// entity name: IDs a store made name them with the very strings the first one did, so
     /// they are found by comparing names (a context holds objects of few entities and stores).
     private var tableIndexes = NameMap<NameMap<Int>>()
-    /// The two tables found last through `tableIndexes`, with the names they were found by
-    /// (kept, so that their words stay theirs): lookups come in runs of one or two entities (a
-    /// fetched object and its to-ones' destinations), and these answer a run by comparing words.
-    private var recentTable: (store: String, entity: String, index: Int)?
-    private var earlierTable: (store: String, entity: String, index: Int)?
+    /// The two tables found last through `tableIndexes`, with the words of the names they were
+    /// found by: lookups come in runs of one or two entities (a fetched object and its to-ones'
+    /// destinations), and these answer a run by comparing words. Only words are compared, so
+    /// that a lookup copies (retains) no name.
+    private var recentTable: (store: NameBits, entity: NameBits, index: Int)?
+    private var earlierTable: (store: NameBits, entity: NameBits, index: Int)?
+    /// The names whose words ``recentTable`` and ``earlierTable`` hold, kept so that the words
+    /// stay theirs (never read).
+    private var recentNames: (store: String, entity: String)?
+    private var earlierNames: (store: String, entity: String)?
     private var temporary: [ManagedObjectID: Entry] = [:]
     /// Objects registered by temporary IDs and not yet put in `temporary`, in order.
     private var temporaryBacklog: [(id: ManagedObjectID, entry: Entry)] = []
@@ -47,13 +52,13 @@ struct ObjectRegistry {
     /// The index of the table for the entity and store of `objectID`, a permanent ID; with
     /// `creating`, a new empty table when there is none.
     private mutating func tableIndex(of objectID: ManagedObjectID, creating: Bool) -> Int? {
+        let entityBits = NameBits(objectID.entityName)
+        let storeBits = objectID.storeIdentifier.map(NameBits.init) ?? NameBits("")
+        if entityBits.isComparable {
+            if let recent = recentTable, recent.entity == entityBits, recent.store == storeBits { return recent.index }
+            if let earlier = earlierTable, earlier.entity == entityBits, earlier.store == storeBits { return earlier.index }
+        }
         let store = objectID.storeIdentifier ?? ""
-        if let recentTable, NameBits.same(recentTable.entity, objectID.entityName), NameBits.same(recentTable.store, store) {
-            return recentTable.index
-        }
-        if let earlierTable, NameBits.same(earlierTable.entity, objectID.entityName), NameBits.same(earlierTable.store, store) {
-            return earlierTable.index
-        }
         if let known = tableIndexes[store]?[objectID.entityName] {
             remember(store, objectID.entityName, known)
             return known
@@ -69,7 +74,9 @@ struct ObjectRegistry {
     /// Makes a table the recent one, the recent one the earlier one.
     private mutating func remember(_ store: String, _ entity: String, _ index: Int) {
         earlierTable = recentTable
-        recentTable = (store, entity, index)
+        earlierNames = recentNames
+        recentTable = (NameBits(store), NameBits(entity), index)
+        recentNames = (store, entity)
     }
 
     /// The object registered for `objectID`; assigning nil unregisters it.
@@ -150,25 +157,12 @@ struct ObjectRegistry {
         tables[index].reserveCapacity(tables[index].count + count)
     }
 
-    /// Makes room in the tables of permanent IDs for `ids`, so that registering many objects
-    /// at once grows each table once.
-    private mutating func reserveCapacity(forAdding ids: some Sequence<ManagedObjectID>) {
-        var adding = [Int](repeating: 0, count: tables.count)
-        for id in ids where id.primaryKey != nil {
-            guard let index = tableIndex(of: id, creating: true) else { continue }
-            if index == adding.count { adding.append(0) }
-            adding[index] += 1
-        }
-        for (index, count) in adding.enumerated() where count > 0 {
-            tables[index].reserveCapacity(tables[index].count + count)
-        }
-    }
-
     /// Registers `objects`, which were registered by `previousIDs` (in the same order), by their
     /// IDs now: what a save that gave inserted objects permanent IDs asks. When they are exactly
-    /// the listed inserts, the list is dropped without hashing a temporary ID.
+    /// the listed inserts, the list is dropped without hashing a temporary ID. Tables grow as
+    /// the objects are registered: a first pass finding each object's table, to grow each table
+    /// once, cost twice what the growing does.
     mutating func rekey(_ objects: [ManagedObject], from previousIDs: [ManagedObjectID]) {
-        reserveCapacity(forAdding: objects.lazy.map { $0.objectID })
         if temporary.isEmpty, temporaryBacklog.count == objects.count, previousIDs.count == objects.count, isBacklog(of: objects, from: previousIDs) {
             // Exactly the listed inserts, in order, now permanent: nothing temporary is left.
             temporaryBacklog = []

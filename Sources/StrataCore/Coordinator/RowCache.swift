@@ -34,8 +34,10 @@ final class RowCache: Sendable {
             return found
         }
 
-        mutating func insert(_ snapshot: ObjectSnapshot, half: Int) {
-            current[snapshot.objectID] = snapshot
+        mutating func insert(_ snapshot: consuming ObjectSnapshot, half: Int) {
+            // Moved into the generation: a snapshot the caller gives up is not copied again.
+            let objectID = snapshot.objectID
+            current[objectID] = consume snapshot
             if current.count >= half {
                 previous = current
                 current = [:]

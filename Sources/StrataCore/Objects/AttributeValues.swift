@@ -29,6 +29,18 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
         self.slots = slots
     }
 
+    /// Values kept in `layout`, the value at each position taken from `slots` in order: what a
+    /// store that decodes a row's values in layout order makes, without filling the values with
+    /// nils first. Positions `slots` does not reach have no value; slots past the layout's end
+    /// are dropped.
+    public init(layout: AttributeLayout, slots: consuming ContiguousArray<AttributeValue?>) {
+        let count = layout.names.count
+        if slots.count > count { slots.removeLast(slots.count - count) }
+        while slots.count < count { slots.append(nil) }
+        self.layout = layout
+        self.slots = slots
+    }
+
     /// The values of a dictionary, kept in the order of their names.
     public init(_ dictionary: [String: AttributeValue]) {
         self.init(layout: AttributeLayout(names: dictionary.keys.sorted()))
@@ -102,6 +114,16 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
         let name = layout.names[position]
         defer { self[name] = value }
         return self[name]
+    }
+
+    /// Sets the value at `position` of `layout`, as ``value(at:of:)`` finds it, without reading
+    /// the value it replaces.
+    mutating func setValue(_ value: AttributeValue?, at position: Int, of layout: AttributeLayout) {
+        if self.layout === layout {
+            slots[position] = value
+        } else {
+            self[layout.names[position]] = value
+        }
     }
 
     /// These values kept in `other` (the same values when they already are).

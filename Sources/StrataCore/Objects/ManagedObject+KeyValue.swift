@@ -138,7 +138,7 @@ extension ManagedObject {
     /// after loading the object if it is a fault.
     @inline(__always)
     func storedAttribute(at position: Int, of layout: AttributeLayout) throws -> AttributeValue? {
-        try fulfillFault()
+        if isFault { try fulfillFault() }
         try checkUsable()
         // Read in place: calling a method on the stored values would copy them first.
         return attributeValues.layout === layout ? attributeValues[position: position] : attributeValues[layout.names[position]]
@@ -153,10 +153,14 @@ extension ManagedObject {
         // when it goes), so it needs no check.
         let tracked = pendingChange != .none
         if !tracked { try checkMutable() }
-        try fulfillFault()
+        if isFault { try fulfillFault() }
         let stored = try makeStored()
-        let previous = attributeValues.replaceValue(at: position, of: layout, with: stored)
-        if previous != stored, !tracked { markChanged() }
+        if tracked {
+            // Already listed as changed: the value it replaces does not matter.
+            attributeValues.setValue(stored, at: position, of: layout)
+        } else if attributeValues.replaceValue(at: position, of: layout, with: stored) != stored {
+            markChanged()
+        }
     }
 
     func propertyDescription(forKey key: String) throws -> PropertyDescription {
@@ -178,6 +182,9 @@ extension ManagedObject {
 
     /// Records that this object changed, in its context.
     func markChanged() {
+        // An object already in a change list stays there (what `markUpdated` checks first),
+        // without loading the weak reference to its context.
+        guard pendingChange == .none else { return }
         managedObjectContext?.markUpdated(self)
     }
 
@@ -185,6 +192,12 @@ extension ManagedObject {
         guard let object = value as? ManagedObject else {
             throw ObjectError.wrongValueType(entity: entity.name, key: relationship.name, expected: nil, found: "\(type(of: value))")
         }
+        return try checkedDestination(object, for: relationship)
+    }
+
+    /// `object`, once checked to be of this object's context and of the destination entity of
+    /// `relationship`.
+    func checkedDestination(_ object: ManagedObject, for relationship: RelationshipDescription) throws -> ManagedObject {
         guard let context = managedObjectContext, object.managedObjectContext === context else {
             throw ObjectError.wrongContext(object.objectID)
         }

@@ -109,7 +109,7 @@ extension ManagedObject {
 
     func primitiveSetToMany(_ key: String, _ destinations: OrderedSet<ManagedObject>) throws {
         try fulfillFault()
-        _ = try loadedToMany(key)
+        try loadToMany(key)
         toManyValues[key] = destinations
         markChanged()
     }
@@ -117,8 +117,16 @@ extension ManagedObject {
     /// Changes the destinations of a to-many in place, without copying the set (adding one
     /// destination at a time stays linear), and records the change when `change` says it made one.
     private func modifyToMany(_ key: String, _ change: (inout OrderedSet<ManagedObject>) -> Bool) throws {
-        _ = try loadedToMany(key)
+        try loadToMany(key)
         if toManyValues.modify(key, default: [], change) { markChanged() }
+    }
+
+    /// Loads the destinations of a to-many (as faults) if they are not loaded yet: what
+    /// ``loadedToMany(_:)`` does, without copying the set out when it is.
+    func loadToMany(_ key: String) throws {
+        try fulfillFault()
+        guard toManyValues.index(of: key) == nil else { return }
+        _ = try loadedToMany(key)
     }
 
     /// The destinations of a to-many, loading them (as faults) on first use.

@@ -14,11 +14,14 @@ extension ManagedObject {
     /// Fills the object from a stored snapshot.
     func load(_ snapshot: consuming ObjectSnapshot, in context: ManagedObjectContext) throws {
         attributeValues = snapshot.attributes.laidOut(as: entity.attributeLayout)
-        var toOnes = NameMap<ManagedObject>()
-        for (key, id) in snapshot.toOne { toOnes[key] = try context.object(with: id) }
-        toOneValues = toOnes
-        toManyValues = NameMap()
-        unresolvedToMany = NameMap(snapshot.toMany)
+        // Maps that are and stay empty (a fault's, mostly) are left as they are.
+        if !snapshot.toOne.isEmpty || !toOneValues.isEmpty {
+            var toOnes = ToOneDestinations()
+            for (key, id) in snapshot.toOne { toOnes[key] = try context.object(with: id) }
+            toOneValues = toOnes
+        }
+        if !toManyValues.isEmpty { toManyValues = NameMap() }
+        if !snapshot.toMany.isEmpty || !unresolvedToMany.isEmpty { unresolvedToMany = NameMap(snapshot.toMany) }
         committedSnapshot = consume snapshot
         isFault = false
         awakeFromFetch()
@@ -27,7 +30,7 @@ extension ManagedObject {
     /// Drops the loaded values; the next access loads them again.
     func turnIntoFault() {
         attributeValues = AttributeValues()
-        toOneValues = NameMap()
+        toOneValues = ToOneDestinations()
         toManyValues = NameMap()
         unresolvedToMany = NameMap()
         committedSnapshot = nil

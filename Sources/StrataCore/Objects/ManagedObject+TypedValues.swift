@@ -26,17 +26,54 @@ extension ManagedObject {
         try typedWrite(value?.attributeValue, of: T.attributeType, forKey: key, untyped: value.map { $0 as Any })
     }
 
+    /// Sets the to-one `key` to `destination`: what ``setValue(_:forKey:)`` with the object as
+    /// `Any` does, the same checks, inverse upkeep and errors included, without boxing the object
+    /// in `Any` and casting it back. Other keys are set through ``setValue(_:forKey:)``.
+    ///
+    /// - Throws: what ``setValue(_:forKey:)`` throws.
+    public func setValue(_ destination: ManagedObject?, forKey key: String) throws {
+        guard let relationship = entity.relationship(named: key), !relationship.isToMany else {
+            return try setValue(destination.map { $0 as Any }, forKey: key)
+        }
+        try fulfillFault()
+        // An object in a change list is in a live context (a context cuts its objects loose when
+        // it goes), so it needs no check.
+        if pendingChange == .none { try checkMutable() }
+        try setToOne(key, to: destination.map { try checkedDestination($0, for: relationship) })
+    }
+
     /// The destination of the to-one `key` as `T`: what `value(forKey: key) as? T` gives,
     /// without boxing the object in `Any`. Other keys are read through ``value(forKey:)``.
     ///
     /// - Throws: what ``value(forKey:)`` throws.
+    @inlinable
     public func value<T: ManagedObject>(forKey key: String, as type: T.Type = T.self) throws -> T? {
+        // Inlinable, so that the cast is specialised in the caller (for `ManagedObject` itself it
+        // is none): unspecialised, a cast to a generic class is a run-time call.
+        switch try toOneRead(forKey: key) {
+        case .destination(let destination): destination as? T
+        case .untyped(let value): value as? T
+        }
+    }
+
+    /// What reading a property as an object found.
+    @usableFromInline enum ToOneRead {
+        /// The destination of a to-one, nil when it has none.
+        case destination(ManagedObject?)
+        /// The untyped value of a key that is not a to-one, to be cast.
+        case untyped(Any?)
+    }
+
+    /// The destination of the to-one `key`, or the untyped value of any other key: the untyped
+    /// code of the typed ``value(forKey:as:)`` of an object.
+    @usableFromInline
+    func toOneRead(forKey key: String) throws -> ToOneRead {
         guard let relationship = entity.relationship(named: key), !relationship.isToMany else {
-            return try value(forKey: key) as? T
+            return .untyped(try value(forKey: key))
         }
         try fulfillFault()
         try checkUsable()
-        return toOneValues[key] as? T
+        return .destination(toOneValues[key])
     }
 
     /// What a typed read of an attribute found.

@@ -31,7 +31,7 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     /// The attribute values, in the entity's layout once the object is loaded or inserted.
     @exclusivity(unchecked) var attributeValues = AttributeValues()
     /// The destinations of the to-ones that have one.
-    @exclusivity(unchecked) var toOneValues: NameMap<ManagedObject> = NameMap()
+    @exclusivity(unchecked) var toOneValues = ToOneDestinations()
     /// The destinations of the to-manys loaded as objects.
     @exclusivity(unchecked) var toManyValues: NameMap<OrderedSet<ManagedObject>> = NameMap()
     /// The destinations of to-manys known by ID and not loaded as objects yet.

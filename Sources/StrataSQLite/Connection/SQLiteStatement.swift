@@ -39,24 +39,47 @@ final class SQLiteStatement {
         case .null: sqlite3_bind_null(handle, index)
         case .integer(let integer): sqlite3_bind_int64(handle, index, integer)
         case .real(let real): sqlite3_bind_double(handle, index, real)
-        case .text(let text) where text.isEmpty:
-            sqlite3_bind_text(handle, index, "", 0, Self.transient)   // empty text, not NULL
-        case .text(var text):
-            // With its byte count, so a NUL inside the text is data, not its end.
-            text.withUTF8 { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { characters in
-                    sqlite3_bind_text64(handle, index, characters.baseAddress, sqlite3_uint64(characters.count),
-                                        Self.transient, UInt8(SQLITE_UTF8))
-                }
-            }
-        case .blob(let data) where data.isEmpty:
-            sqlite3_bind_zeroblob(handle, index, 0)   // an empty blob, not NULL
-        case .blob(let data):
-            data.withUnsafeBytes { bytes in
-                sqlite3_bind_blob64(handle, index, bytes.baseAddress, sqlite3_uint64(bytes.count), Self.transient)
-            }
+        case .text(let text): bindText(text, at: index)
+        case .blob(let data): bindBlob(data, at: index)
         }
         guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
+    }
+
+    /// Binds `text` to the parameter at `offset` (0 for the first): what ``bind(_:at:)`` does
+    /// with `.text(text)`, for a caller that holds the string itself.
+    func bind(text: String, at offset: Int) throws(SQLiteError) {
+        let result = bindText(text, at: Int32(offset + 1))
+        guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
+    }
+
+    /// Binds `data` to the parameter at `offset` (0 for the first): what ``bind(_:at:)`` does
+    /// with `.blob(data)`, for a caller that holds the bytes themselves.
+    func bind(blob data: Data, at offset: Int) throws(SQLiteError) {
+        let result = bindBlob(data, at: Int32(offset + 1))
+        guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
+    }
+
+    /// Binds `text` to parameter `index` (1 for the first); returns SQLite's result code.
+    private func bindText(_ text: String, at index: Int32) -> Int32 {
+        guard !text.isEmpty else {
+            return sqlite3_bind_text(handle, index, "", 0, Self.transient)   // empty text, not NULL
+        }
+        var text = text
+        // With its byte count, so a NUL inside the text is data, not its end.
+        return text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { characters in
+                sqlite3_bind_text64(handle, index, characters.baseAddress, sqlite3_uint64(characters.count),
+                                    Self.transient, UInt8(SQLITE_UTF8))
+            }
+        }
+    }
+
+    /// Binds `data` to parameter `index` (1 for the first); returns SQLite's result code.
+    private func bindBlob(_ data: Data, at index: Int32) -> Int32 {
+        guard !data.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }   // an empty blob, not NULL
+        return data.withUnsafeBytes { bytes in
+            sqlite3_bind_blob64(handle, index, bytes.baseAddress, sqlite3_uint64(bytes.count), Self.transient)
+        }
     }
 
     /// Runs the statement, with what was bound since ``reset()``, to its end.
@@ -91,6 +114,30 @@ final class SQLiteStatement {
     /// The name of result column `index`.
     func columnName(_ index: Int) -> String {
         sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    /// The storage class of a value in a row: what SQLite stored, whatever the column declares.
+    enum StorageClass {
+        case integer, real, text, blob, null
+    }
+
+    /// The storage class of column `index` of the current row.
+    func storageClass(_ index: Int) -> StorageClass {
+        switch sqlite3_column_type(handle, Int32(index)) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
+    }
+
+    /// Column `index` of the current row, a BLOB (``storageClass(_:)``), as bytes.
+    func blobBytes(_ index: Int) -> Data {
+        let column = Int32(index)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return Data() }
+        return Data(bytes: pointer, count: count)
     }
 
     /// Whether column `index` of the current row is NULL.

@@ -59,20 +59,7 @@ final class SQLiteRowReader: SnapshotSource {
     private func snapshot(_ row: SQLiteStatement, _ table: SQLiteSchema.Table, resolvingToOnes: Bool = true) throws -> ObjectSnapshot {
         let key = row.int64(0)
         guard let layout = layouts.layout(code: row.int64(1)), layout.table.name == table.name else { throw unknownEntity(row, table) }
-        var attributes = AttributeValues(layout: layout.attributeLayout)
-        // By index, reading the fields used: a copy of each element would retain its names.
-        let columns = layout.attributes
-        for index in columns.indices {
-            let type = columns[index].type
-            do {
-                let value = row.value(columns[index].position)
-                if case .blob = value, type.storesInexactNumbersAsBlobs { readNumberStoredAsBlob = true }
-                attributes[position: columns[index].slot] = try SQLiteValueCoding.decode(value, as: type)
-            } catch {
-                throw StoreError.corruptStore(file: file, offset: nil,
-                                              reason: "\(layout.entityName) row \(key), attribute '\(columns[index].name)': \(error.description)")
-            }
-        }
+        let attributes = try attributeValues(row, layout, key: key)
         var toOnes = NameMap<ManagedObjectID>()
         let foreignKeys = layout.toOnes
         for index in foreignKeys.indices where !row.isNull(foreignKeys[index].position) {
@@ -87,6 +74,57 @@ final class SQLiteRowReader: SnapshotSource {
         }
         // Made whole at the end: a snapshot made first and filled in is copied on the way out.
         return ObjectSnapshot(objectID: id(layout.entityName, key), version: row.int64(2), attributes: attributes, toOne: toOnes)
+    }
+
+    /// The attribute values in the current row of `row`, laid out as `layout`'s entity's. Values
+    /// in slot order (the usual case) are appended one after the other, with nils between them
+    /// where the entity has slots without a column; otherwise each is put in its slot.
+    private func attributeValues(_ row: SQLiteStatement, _ layout: SQLiteRowLayout, key: Int64) throws -> AttributeValues {
+        // By index, reading the fields used: a copy of each element would retain its names.
+        let columns = layout.attributes
+        let slotCount = layout.attributeLayout.names.count
+        if layout.attributesInSlotOrder {
+            var slots = ContiguousArray<AttributeValue?>()
+            slots.reserveCapacity(slotCount)
+            for index in columns.indices {
+                while slots.count < columns[index].slot { slots.append(nil) }
+                slots.append(try attributeValue(row, layout, column: index, key: key))
+            }
+            return AttributeValues(layout: layout.attributeLayout, slots: slots)
+        }
+        var attributes = AttributeValues(layout: layout.attributeLayout)
+        for index in columns.indices {
+            attributes[position: columns[index].slot] = try attributeValue(row, layout, column: index, key: key)
+        }
+        return attributes
+    }
+
+    /// The value of the attribute `layout.attributes[column]` in the current row of `row`.
+    @inline(__always)
+    private func attributeValue(_ row: SQLiteStatement, _ layout: SQLiteRowLayout, column: Int, key: Int64) throws -> AttributeValue? {
+        let type = layout.attributes[column].type
+        let position = layout.attributes[column].position
+        // What the store writes for each type is read straight from the row, with what
+        // `SQLiteValueCoding.decode` makes of it; anything else (a number stored as text or as a
+        // BLOB, a value written by another program) is decoded from its SQLite value.
+        switch (row.storageClass(position), type) {
+        case (.null, _): return nil
+        case (.integer, .integer16), (.integer, .integer32), (.integer, .integer64): return .integer(row.int64(position))
+        case (.integer, .boolean): return .boolean(row.int64(position) != 0)
+        case (.real, .double): return .double(row.double(position))
+        case (.real, .date): return .date(Date(timeIntervalSinceReferenceDate: row.double(position)))
+        case (.text, .string): return .string(row.text(position) ?? "")
+        case (.blob, .binaryData): return .binary(row.blobBytes(position))
+        default: break
+        }
+        do {
+            let value = row.value(position)
+            if case .blob = value, type.storesInexactNumbersAsBlobs { readNumberStoredAsBlob = true }
+            return try SQLiteValueCoding.decode(value, as: type)
+        } catch {
+            throw StoreError.corruptStore(file: file, offset: nil,
+                                          reason: "\(layout.entityName) row \(key), attribute '\(layout.attributes[column].name)': \(error.description)")
+        }
     }
 
     /// The entity codes of `entityNames`, by the table that holds them.

@@ -206,14 +206,26 @@ struct SQLiteRowWriter {
             try statement.bind(.integer(snapshot.version), at: 2)
             for position in layout.unfilledPositions { try statement.bind(.null, at: position) }
             for attribute in layout.attributes {
-                let value = snapshot.attributes.value(at: attribute.slot, of: layout.attributeLayout)
-                try statement.bind(SQLiteValueCoding.encode(value), at: attribute.position)
+                try bind(snapshot.attributes.value(at: attribute.slot, of: layout.attributeLayout), at: attribute.position, to: statement)
             }
             for toOne in layout.toOnes {
                 let value: SQLiteValue = if let destination = snapshot.toOne[toOne.name] { .integer(try key(destination)) } else { .null }
                 try statement.bind(value, at: toOne.position)
             }
             try statement.runBound()
+        }
+    }
+
+    /// Binds an attribute value to `statement` as `SQLiteValueCoding.encode` encodes it: a
+    /// string, bytes or an integer (most of what a save writes) straight from the value, without
+    /// moving it into an SQLite value first; any other kind through the encoding.
+    @inline(__always)
+    private func bind(_ value: AttributeValue?, at position: Int, to statement: SQLiteStatement) throws(SQLiteError) {
+        switch value {
+        case .string(let text)?: try statement.bind(text: text, at: position)
+        case .binary(let data)?: try statement.bind(blob: data, at: position)
+        case .integer(let integer)?: try statement.bind(.integer(integer), at: position)
+        default: try statement.bind(SQLiteValueCoding.encode(value), at: position)
         }
     }
 
