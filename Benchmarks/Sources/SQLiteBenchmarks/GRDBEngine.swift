@@ -106,6 +106,18 @@ enum GRDBEngine {
                 return (total, UInt64(total))
             }
 
+        case .group:
+            let queue = try open(file)
+            return try fastest(phase.repetitions) {
+                try queue.read { db in
+                    var sum = Checksum()
+                    for row in try Row.fetchAll(db, sql: workload.groupSQL) {
+                        sum.append(Checksum.group(category: row[0], count: row[1], lowestScore: row[2]))
+                    }
+                    return (sum.rows, sum.value)
+                }
+            }
+
         case .iterate:
             let queue = try open(file)
             return try fastest(phase.repetitions) {

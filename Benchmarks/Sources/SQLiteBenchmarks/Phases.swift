@@ -19,20 +19,23 @@ enum Phase: String, CaseIterable {
     case count
     /// Count the books with `category == 7`.
     case countWhere = "count-where"
+    /// The available books per category: how many and the lowest score, for the categories with
+    /// more than a twentieth of the books, most books first, the first five.
+    case group
     /// Writes the iteration file (not a measured phase of the workload; its time is reported).
     case iterateSetup = "iterate-setup"
     /// Read every book of the iteration file, 500 at a time where the engine batches.
     case iterate
 
     /// The phases of the ordinary workload, in order.
-    static let workload: [Phase] = [.insert, .fetchAll, .fetchIndexed, .update, .delete, .count, .countWhere]
+    static let workload: [Phase] = [.insert, .fetchAll, .fetchIndexed, .update, .delete, .count, .countWhere, .group]
 
     /// How many times a child repeats a read-only phase that takes milliseconds, keeping the
     /// fastest (each repetition starts afresh: a new context, or new statements).
     var repetitions: Int {
         switch self {
         case .fetchIndexed: 5
-        case .count, .countWhere: 20
+        case .count, .countWhere, .group: 20
         default: 1
         }
     }

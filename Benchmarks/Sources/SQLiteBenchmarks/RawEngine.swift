@@ -241,6 +241,17 @@ enum RawEngine {
                 return (total, UInt64(total))
             }
 
+        case .group:
+            let db = try RawDatabase(path: file.path)
+            return try fastest(phase.repetitions) {
+                var sum = Checksum()
+                for digest in try rows(db, workload.groupSQL, { s in
+                    Checksum.group(category: sqlite3_column_int64(s, 0), count: sqlite3_column_int64(s, 1),
+                                   lowestScore: sqlite3_column_double(s, 2))
+                }) { sum.append(digest) }
+                return (sum.rows, sum.value)
+            }
+
         case .iterate:
             let db = try RawDatabase(path: file.path)
             return try fastest(phase.repetitions) {

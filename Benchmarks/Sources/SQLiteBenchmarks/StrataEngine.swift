@@ -180,6 +180,29 @@ enum StrataEngine {
                 return (total, UInt64(total))
             }
 
+        case .group:
+            let coordinator = try open(file, model: model)
+            var request = FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "available == YES"))
+            request.propertiesToFetch = [
+                "category",
+                .expression(ExpressionDescription(name: "n", expression: .count(), resultType: .integer64)),
+                .expression(ExpressionDescription(name: "low", expression: .min("score"), resultType: .double)),
+            ]
+            request.propertiesToGroupBy = ["category"]
+            request.havingPredicate = try ObjectPredicate(format: "n > %d", workload.groupThreshold)
+            request.sortDescriptors = [ObjectSortDescriptor(key: "n", ascending: false), ObjectSortDescriptor(key: "category")]
+            request.fetchLimit = Workload.groupLimit
+            return try fastest(phase.repetitions) {
+                let context = ManagedObjectContext(coordinator: coordinator)
+                var sum = Checksum()
+                for group in try context.fetchDictionaries(request) {
+                    guard let category = group["category"] as? Int32, let count = group["n"] as? Int64,
+                          let low = group["low"] as? Double else { throw BenchmarkError("a group without its values: \(group)") }
+                    sum.append(Checksum.group(category: Int64(category), count: count, lowestScore: low))
+                }
+                return (sum.rows, sum.value)
+            }
+
         case .iterate:
             // Every book, 500 at a time: each batch is read, then turned back into faults, so
             // the values of one batch at most are held at once.

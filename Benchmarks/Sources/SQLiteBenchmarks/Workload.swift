@@ -37,6 +37,15 @@ struct Workload: PseudoRandomValues {
     static let updatedCohort: Int32 = 3
     /// The delete: authors with `cohort == 4` (10 %), whose books go with them (cascade).
     static let deletedCohort: Int32 = 4
+    /// The grouping: categories of more than this many available books (about half of them).
+    var groupThreshold: Int { books / 20 }
+    /// The grouping: how many groups are kept.
+    static let groupLimit = 5
+    /// The grouping in SQL, for the engines that write it.
+    var groupSQL: String {
+        "SELECT category, count(*) AS n, min(score) FROM book WHERE available = 1 GROUP BY category "
+            + "HAVING count(*) > \(groupThreshold) ORDER BY n DESC, category LIMIT \(Self.groupLimit)"
+    }
 
     // MARK: The model (Strata)
 
@@ -178,6 +187,11 @@ struct Checksum: Equatable {
     static func of(_ row: BookRow) -> UInt64 {
         book(id: row.id, title: row.title, category: row.category, score: row.score, available: row.available,
              published: row.published, cover: row.cover, authorId: row.authorId)
+    }
+
+    /// The digest of one group of the grouping phase.
+    static func group(category: Int64, count: Int64, lowestScore: Double) -> UInt64 {
+        digest(UInt64(bitPattern: category), UInt64(bitPattern: count), lowestScore.bitPattern)
     }
 
     mutating func add(_ digest: UInt64) {

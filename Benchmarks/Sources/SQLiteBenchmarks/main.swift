@@ -216,6 +216,7 @@ let phaseTitles: [Phase: String] = [
     .delete: "delete 10 % (cascade), one save",
     .count: "count (all authors + all books)",
     .countWhere: "count category == 7",
+    .group: "group available books by category, having, sorted, first 5",
     .iterate: "iterate \(iterationCount) books, batches of 500",
 ]
 

@@ -21,8 +21,9 @@ import StrataCore
 /// Each column read is also checked for values of a storage class its attribute type does
 /// not store (a number kept as a BLOB: NaN, −0.0; text in an integer column): when a group
 /// meets one, ``run(on:)`` gives nil, so memory, which orders and reports those as it always
-/// does, answers. When the arrangement filters or ranges the groups, the matching rows are
-/// checked first, since groups left out are never read.
+/// does, answers. When the arrangement filters or ranges the groups, one row of any unusual
+/// group comes with those it keeps (a `UNION ALL` over the grouping, which SQLite computes once),
+/// so a group left out still sends the fetch to memory.
 ///
 /// The arrangement is SQL's when the having predicate translates over the groups' values
 /// (``SQLPredicateTranslator/resultTerms``) and every sort key is a key or aggregate that
@@ -44,17 +45,12 @@ struct SQLGroupingPlan {
 
     /// The grouping statement.
     let select: SQLFragment
-    /// A query that gives a row when a matching row holds a value of a storage class its type
-    /// does not store; run first when the arrangement may leave groups out.
-    let precheck: SQLFragment?
     /// Whether `select` applies the request's arrangement.
     let isArranged: Bool
     /// Why the arrangement stayed in memory, for tests and diagnostics.
     private(set) var notes: [String] = []
     private let keys: [Read]
     private let aggregates: [(function: AggregateFunction, read: Read?)]
-    /// How many storage-class checks follow the aggregates in each row.
-    private let checkCount: Int
     private let storeIdentifier: String
 
     /// The plan for `request` over the rows of `source` (``SQLFetchPlan/source``), or nil when
@@ -91,7 +87,6 @@ struct SQLGroupingPlan {
 
         var keys: [Read] = []
         var groupTerms: [String] = []
-        var checks: [String] = []
         for key in request.groupBy {
             guard let found = read(key), found.type != .float else { return nil }
             keys.append(found)
@@ -145,19 +140,19 @@ struct SQLGroupingPlan {
             first = "(CASE t0.Z_ENT\(cases.joined()) END) * \(Self.rankScale) + t0.Z_PK"
             unusualRow.append("t0.Z_PK NOT BETWEEN 0 AND \(Self.rankScale - 1)")
         }
-        checks = unusualRow.map { "max(\($0))" }
         let firstKey = names.count > 1 ? "g.z_first % \(Self.rankScale)" : "g.z_first"
 
-        // The inner query groups; the outer one reads each group's values from its first row.
-        let selected: String = (terms + checks + ["0"]).joined(separator: ", ")
+        // The grouping query `g`: each group's first row, its aggregates and whether any of its
+        // rows is unusual (`z_u`). The statement reads each group's values from its first row `f`.
+        let unusual = unusualRow.map { "(\($0))" }.joined(separator: " OR ")
+        let selected: String = (terms + ["max(\(unusual)) AS z_u"]).joined(separator: ", ")
         let grouping: String = groupTerms.isEmpty ? "" : " GROUP BY " + groupTerms.joined(separator: ", ")
         let inner: SQLFragment = ("SELECT min(\(first)) AS z_first, " + selected + " ") + source + grouping
+        let join = keys.isEmpty ? "" : " LEFT JOIN \(table.name) f ON f.Z_PK = \(firstKey)"
         let firstRow: String = (["g.*"] + keys.map { "f.\($0.column)" }).joined(separator: ", ")
-        var select: SQLFragment = ("SELECT " + firstRow + " FROM (") + inner + ") g"
-        if !keys.isEmpty { select = select + " LEFT JOIN \(table.name) f ON f.Z_PK = \(firstKey)" }
 
         var notes: [String] = []
-        var arranged: SQLFragment?
+        var arranged: Arranged?
         if let arrangement = request.arrangement {
             do {
                 arranged = try Self.arrangement(arrangement, keys: keys, aggregates: aggregates, schema: schema,
@@ -167,31 +162,37 @@ struct SQLGroupingPlan {
             }
         }
         if let arranged {
-            select = select + arranged
-            let arrangement = request.arrangement
-            let leavesGroupsOut = arrangement?.having != nil || (arrangement?.offset ?? 0) > 0 || (arrangement?.limit ?? 0) > 0
-            precheck = leavesGroupsOut
-                ? "SELECT 1 FROM (SELECT (\(unusualRow.joined(separator: ") OR ("))) AS z_unusual " + source + ") WHERE z_unusual LIMIT 1"
-                : nil
+            // The groups the arrangement keeps, ranked in its order; and, ranked first, one row of
+            // any unusual group, which the arrangement may have left out (a group it keeps is
+            // never read without it). `g` is read twice: SQLite computes it once.
+            let nulls = keys.map { _ in "NULL" }
+            select = ("WITH g AS (" + inner + ") SELECT * FROM (SELECT \(firstRow), row_number() OVER (ORDER BY ")
+                + arranged.order + ") AS z_rank FROM g\(join)" + arranged.filter + " ORDER BY " + arranged.order + arranged.range
+                + ") UNION ALL SELECT * FROM (SELECT \((["g.*"] + nulls).joined(separator: ", ")), 0 FROM g WHERE g.z_u LIMIT 1)"
+                + " ORDER BY z_rank"
         } else {
-            if !keys.isEmpty { select = select + " ORDER BY g.z_first" }
-            precheck = nil
+            select = ("SELECT \(firstRow) FROM (" + inner + ") g" + join) + (keys.isEmpty ? "" : " ORDER BY g.z_first")
         }
-        self.select = select
         self.isArranged = arranged != nil
         self.notes = notes
         self.keys = keys
         self.aggregates = aggregates
-        self.checkCount = checks.count
         self.storeIdentifier = storeIdentifier
     }
 
-    /// ` WHERE <having> ORDER BY <sort keys>, g.z_first LIMIT … OFFSET …` over the grouped rows
-    /// `g` and first rows `f`, or why SQL cannot say it exactly.
+    /// The arrangement's parts over the grouped rows `g` and first rows `f`: ` WHERE <having>`
+    /// (or nothing), the order's terms (ties by `g.z_first`), ` LIMIT … OFFSET …` (or nothing).
+    private struct Arranged {
+        var filter: SQLFragment
+        var order: SQLFragment
+        var range: SQLFragment
+    }
+
+    /// The parts of `arrangement` in SQL, or why SQL cannot say it exactly.
     private static func arrangement(
         _ arrangement: StoreGroupingRequest.Arrangement, keys: [Read], aggregates: [(function: AggregateFunction, read: Read?)],
         schema: SQLiteSchema, storeIdentifier: String, entityNames: Set<String>
-    ) throws(Untranslatable) -> SQLFragment {
+    ) throws(Untranslatable) -> Arranged {
         // What each name reads: a key from the first row, an aggregate from the group.
         var values: [String: SQLScalarValue] = [:]
         for (name, value) in arrangement.names {
@@ -216,13 +217,13 @@ struct SQLGroupingPlan {
                 }
             }
         }
-        var sql = SQLFragment("")
+        var filter = SQLFragment("")
         if let having = arrangement.having {
             guard let translator = SQLPredicateTranslator(schema: schema, storeIdentifier: storeIdentifier, entityNames: entityNames)
             else { throw Untranslatable("the entities are not in one table") }
             translator.resultTerms = values.mapValues { SQLTerm.scalar($0) }
             let condition = try translator.translate(having)
-            if !condition.isAlwaysTrue { sql = " WHERE " + condition }
+            if !condition.isAlwaysTrue { filter = " WHERE " + condition }
         }
         var order: [SQLFragment] = []
         for descriptor in arrangement.sortDescriptors {
@@ -231,12 +232,12 @@ struct SQLGroupingPlan {
             order.append(try SQLFetchPlan.orderTerm(descriptor, value: value).0)
         }
         order.append(SQLFragment("g.z_first"))
-        sql = sql + " ORDER BY " + .joined(order, separator: ", ")
+        var range = SQLFragment("")
         if arrangement.offset > 0 || arrangement.limit > 0 {
-            sql = sql + " LIMIT " + .value(.integer(arrangement.limit > 0 ? Int64(arrangement.limit) : -1))
+            range = " LIMIT " + .value(.integer(arrangement.limit > 0 ? Int64(arrangement.limit) : -1))
                 + " OFFSET " + .value(.integer(Int64(max(arrangement.offset, 0))))
         }
-        return sql
+        return Arranged(filter: filter, order: .joined(order, separator: ", "), range: range)
     }
 
     /// The groups, or nil when a column read holds a value of a storage class its type does
@@ -247,9 +248,9 @@ struct SQLGroupingPlan {
         var groups: [StoreGroup] = []
         var unusual = false
         do {
-            if let precheck, try connection.scalar(precheck.sql, precheck.parameters) != nil { return nil }
             try connection.statement(select.sql).forEachRow(select.parameters) { row in
-                // Columns: first key, the aggregates' terms, the checks, a 0, then the keys.
+                // Columns: first key, the aggregates' terms, whether a row is unusual, then the keys
+                // (and, arranged, the rank).
                 var index = 1
                 var values: [AttributeValue?] = []
                 for (function, read) in aggregates {
@@ -269,8 +270,8 @@ struct SQLGroupingPlan {
                         index += 1
                     }
                 }
-                for offset in 0..<checkCount where row.int64(index + offset) != 0 { unusual = true }
-                index += checkCount + 1
+                if row.int64(index) != 0 { unusual = true }
+                index += 1
                 let key = keys.indices.map { decode(row.value(index + $0), keys[$0], unusual: &unusual) }
                 groups.append(StoreGroup(key: key, aggregates: values))
             }
