@@ -59,6 +59,49 @@ final class SQLiteStatement {
         guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
     }
 
+    /// `SQLITE_STATIC`: SQLite reads bound text and blobs where they are, without a copy of its
+    /// own; the bytes must stay where they are until the parameter is bound again or cleared.
+    private static let inPlace = unsafeBitCast(0, to: sqlite3_destructor_type.self)
+
+    /// Binds `text` to the parameter at `offset` (0 for the first) where its bytes are, without
+    /// SQLite copying them (a `malloc`, a copy and a `free` a value), and calls `body`, which
+    /// runs the statement and then calls ``clearBindings()``: the binding does not outlive the call.
+    /// An empty text is bound as ``bind(text:at:)`` binds it.
+    func withBytes<R>(of text: String, boundAt offset: Int, _ body: () throws -> R) throws -> R {
+        guard !text.isEmpty else {
+            try bind(text: text, at: offset)
+            return try body()
+        }
+        var text = text
+        return try text.withUTF8 { bytes in
+            let result = bytes.withMemoryRebound(to: CChar.self) { characters in
+                sqlite3_bind_text64(handle, Int32(offset + 1), characters.baseAddress, sqlite3_uint64(characters.count),
+                                    Self.inPlace, UInt8(SQLITE_UTF8))
+            }
+            guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
+            return try body()
+        }
+    }
+
+    /// Binds `data` to the parameter at `offset` (0 for the first) where its bytes are, as
+    /// `withBytes(of:boundAt:_:)` binds text, and calls `body`, which runs the
+    /// statement and then calls ``clearBindings()``. Empty bytes are bound as ``bind(blob:at:)`` binds them.
+    func withBytes<R>(of data: Data, boundAt offset: Int, _ body: () throws -> R) throws -> R {
+        guard !data.isEmpty else {
+            try bind(blob: data, at: offset)
+            return try body()
+        }
+        return try data.withUnsafeBytes { bytes in
+            let result = sqlite3_bind_blob64(handle, Int32(offset + 1), bytes.baseAddress, sqlite3_uint64(bytes.count), Self.inPlace)
+            guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
+            return try body()
+        }
+    }
+
+    /// Sets every parameter to NULL (what `withBytes(of:boundAt:_:)` needs before
+    /// the bytes it bound go).
+    func clearBindings() { sqlite3_clear_bindings(handle) }
+
     /// Binds `text` to parameter `index` (1 for the first); returns SQLite's result code.
     private func bindText(_ text: String, at index: Int32) -> Int32 {
         guard !text.isEmpty else {

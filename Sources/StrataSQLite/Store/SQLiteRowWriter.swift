@@ -205,22 +205,47 @@ struct SQLiteRowWriter {
             try statement.bind(.integer(layout.code), at: 1)
             try statement.bind(.integer(snapshot.version), at: 2)
             for position in layout.unfilledPositions { try statement.bind(.null, at: position) }
-            for attribute in layout.attributes {
-                try bind(snapshot.attributes.value(at: attribute.slot, of: layout.attributeLayout), at: attribute.position, to: statement)
-            }
             for toOne in layout.toOnes {
                 let value: SQLiteValue = if let destination = snapshot.toOne[toOne.name] { .integer(try key(destination)) } else { .null }
                 try statement.bind(value, at: toOne.position)
             }
-            try statement.runBound()
+            try Self.bindAttributes(from: 0, of: snapshot.attributes, layout, to: statement)
         }
+    }
+
+    /// Binds the attributes of `snapshot` from `layout.attributes[first]` on, then runs
+    /// `statement`. Non-empty text and bytes are bound where they are, without SQLite copying
+    /// them: the rest of the row is bound, and the statement run, within the call that keeps
+    /// them there, and the bindings are cleared before it returns.
+    private static func bindAttributes(from first: Int, of attributes: AttributeValues, _ layout: SQLiteRowLayout,
+                                       to statement: SQLiteStatement) throws {
+        var index = first
+        while index < layout.attributes.count {
+            let position = layout.attributes[index].position
+            let value = attributes.value(at: layout.attributes[index].slot, of: layout.attributeLayout)
+            index += 1
+            switch value {
+            case .string(let text)?:
+                return try statement.withBytes(of: text, boundAt: position) {
+                    try bindAttributes(from: index, of: attributes, layout, to: statement)
+                }
+            case .binary(let data)?:
+                return try statement.withBytes(of: data, boundAt: position) {
+                    try bindAttributes(from: index, of: attributes, layout, to: statement)
+                }
+            default:
+                try bind(value, at: position, to: statement)
+            }
+        }
+        defer { statement.clearBindings() }
+        try statement.runBound()
     }
 
     /// Binds an attribute value to `statement` as `SQLiteValueCoding.encode` encodes it: a
     /// string, bytes or an integer (most of what a save writes) straight from the value, without
     /// moving it into an SQLite value first; any other kind through the encoding.
     @inline(__always)
-    private func bind(_ value: AttributeValue?, at position: Int, to statement: SQLiteStatement) throws(SQLiteError) {
+    private static func bind(_ value: AttributeValue?, at position: Int, to statement: SQLiteStatement) throws(SQLiteError) {
         switch value {
         case .string(let text)?: try statement.bind(text: text, at: position)
         case .binary(let data)?: try statement.bind(blob: data, at: position)
