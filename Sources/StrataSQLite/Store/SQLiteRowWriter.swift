@@ -209,7 +209,13 @@ struct SQLiteRowWriter {
                 let value: SQLiteValue = if let destination = snapshot.toOne[toOne.name] { .integer(try key(destination)) } else { .null }
                 try statement.bind(value, at: toOne.position)
             }
-            try Self.bindAttributes(from: 0, of: snapshot.attributes, layout, to: statement)
+            do {
+                try Self.bindAttributes(from: 0, of: snapshot.attributes, layout, to: statement)
+            } catch {
+                // A bind that failed part-way leaves no parameter pointing at bytes that are gone.
+                statement.clearBindings()
+                throw error
+            }
         }
     }
 
