@@ -171,13 +171,7 @@ struct DictionaryFetch {
     var storeKeys: [String]? {
         var keys: [String] = []
         for column in columns {
-            guard case .value(let path) = column.kind, path.hops.isEmpty else { return nil }
-            let key: String
-            switch path.target {
-            case .attribute(let attribute): key = attribute.name
-            case .toOne(let name): key = name
-            case .evaluatedObject: return nil
-            }
+            guard case .value(let path) = column.kind, let key = path.ownKey else { return nil }
             if !keys.contains(key) { keys.append(key) }
         }
         return keys
@@ -189,12 +183,8 @@ struct DictionaryFetch {
         let requested = columns.map(\.name)
         let attributes = Dictionary(columns.map { ($0.name, $0.attribute) }, uniquingKeysWith: { first, _ in first })
         let positions = columns.map { column -> Int? in
-            guard case .value(let path) = column.kind else { return nil }
-            return switch path.target {
-            case .attribute(let attribute): keys.firstIndex(of: attribute.name)
-            case .toOne(let name): keys.firstIndex(of: name)
-            case .evaluatedObject: nil
-            }
+            guard case .value(let path) = column.kind, let key = path.ownKey else { return nil }
+            return keys.firstIndex(of: key)
         }
         return try rows.map { row in
             var values: [String: AttributeValue] = [:]
@@ -290,14 +280,6 @@ struct DictionaryFetch {
     /// The store is also asked to filter, sort and range the groups when the values need no
     /// conversion; to range them only when it leaves nothing to make distinct.
     func groupingRequest(entityNames: Set<String>, predicate: ObjectPredicate?) -> StoreGroupingRequest? {
-        func key(_ path: ResolvedKeyPath) -> String? {
-            guard path.hops.isEmpty else { return nil }
-            switch path.target {
-            case .attribute(let attribute): return attribute.name
-            case .toOne(let name): return name
-            case .evaluatedObject: return nil
-            }
-        }
         if !aggregates {
             // A distinct fetch sorts its rows before it makes them distinct: the groups sort the
             // same only by what they read.
@@ -308,7 +290,7 @@ struct DictionaryFetch {
         }
         var groupKeys: [String] = []
         for column in grouping {
-            guard let name = key(column.path) else { return nil }
+            guard let name = column.path.ownKey else { return nil }
             groupKeys.append(name)
         }
         var storeAggregates: [StoreGroupingRequest.Aggregate] = []
@@ -316,7 +298,7 @@ struct DictionaryFetch {
             guard case let .aggregate(function, path) = column.kind else { continue }
             if path == .evaluatedObject, function == .count {
                 storeAggregates.append(.init(.count, key: nil))
-            } else if let name = key(path) {
+            } else if let name = path.ownKey {
                 storeAggregates.append(.init(function, key: name))
             } else {
                 return nil

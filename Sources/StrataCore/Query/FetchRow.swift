@@ -175,6 +175,17 @@ struct ResolvedKeyPath: Hashable {
 
     static let evaluatedObject = ResolvedKeyPath(path: "SELF", hops: [], target: .evaluatedObject)
 
+    /// The attribute or to-one of the fetched entity itself that the path reads: what a store
+    /// reads from the row's own column. Nil through a relationship, or for the object itself.
+    var ownKey: String? {
+        guard hops.isEmpty else { return nil }
+        return switch target {
+        case .attribute(let attribute): attribute.name
+        case .toOne(let name): name
+        case .evaluatedObject: nil
+        }
+    }
+
     /// Resolves `path` from `entity`: every part but the last must be a to-one relationship; the
     /// last a stored attribute or a to-one relationship.
     static func resolve(_ path: String, from entity: EntityDescription, in model: ManagedObjectModel) throws -> ResolvedKeyPath {

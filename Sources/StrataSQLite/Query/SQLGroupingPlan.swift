@@ -29,17 +29,6 @@ import StrataCore
 /// (``SQLPredicateTranslator/resultTerms``) and every sort key is a key or aggregate that
 /// sorts as in memory; otherwise the groups come unarranged and the context arranges them.
 struct SQLGroupingPlan {
-    /// A column read by the plan: where it is and how its values are decoded.
-    private struct Read {
-        var column: String
-        /// The type the column's values are decoded as; nil for a to-one's foreign key.
-        var type: AttributeType?
-        /// The destination entity of a to-one.
-        var destination: String?
-        /// The storage classes the column may hold.
-        var storageClasses: [String]
-    }
-
     /// Entity-ranked first rows: the rank is multiplied by this, so a `Z_PK` must stay below it.
     private static let rankScale: Int64 = 1 << 40
 
@@ -47,10 +36,8 @@ struct SQLGroupingPlan {
     let select: SQLFragment
     /// Whether `select` applies the request's arrangement.
     let isArranged: Bool
-    /// Why the arrangement stayed in memory, for tests and diagnostics.
-    private(set) var notes: [String] = []
-    private let keys: [Read]
-    private let aggregates: [(function: AggregateFunction, read: Read?)]
+    private let keys: [SQLColumnRead]
+    private let aggregates: [(function: AggregateFunction, read: SQLColumnRead?)]
     private let storeIdentifier: String
 
     /// The plan for `request` over the rows of `source` (``SQLFetchPlan/source``), or nil when
@@ -61,31 +48,13 @@ struct SQLGroupingPlan {
         let names = request.entityNames.sorted()
         let entities = names.compactMap { model.entitiesByName[$0] }
         guard !entities.isEmpty, entities.count == names.count else { return nil }
-        let shared = schema.sharedPropertyNames[table.rootEntity] ?? []
-        func read(_ key: String) -> Read? {
-            // The same property of every entity, in a column of its own.
-            guard !shared.contains(key), let property = entities[0].propertiesByName[key],
-                  entities.allSatisfy({ $0.propertiesByName[key] == property }) else { return nil }
-            switch property {
-            case .attribute(let attribute):
-                guard !attribute.isTransient, let column = table.attributeColumns[key] else { return nil }
-                let classes: [String] = switch attribute.type {
-                case .integer16, .integer32, .integer64, .boolean: ["integer"]
-                case .double, .float, .date: ["integer", "real"]
-                case .string: ["text"]
-                default: []
-                }
-                return classes.isEmpty ? nil : Read(column: column, type: attribute.type, storageClasses: classes)
-            case .relationship(let relationship):
-                guard !relationship.isToMany, !relationship.isTransient, let column = table.toOneColumns[key],
-                      model.entitiesByName[relationship.destinationEntityName]?.subentityNames.isEmpty == true else { return nil }
-                return Read(column: column, destination: relationship.destinationEntityName, storageClasses: ["integer"])
-            case .fetchedProperty:
-                return nil
-            }
+        func read(_ key: String) -> SQLColumnRead? {
+            guard let found = SQLColumnRead(key, of: entities, table: table, schema: schema),
+                  Self.storageClasses(of: found) != nil else { return nil }
+            return found
         }
 
-        var keys: [Read] = []
+        var keys: [SQLColumnRead] = []
         var groupTerms: [String] = []
         for key in request.groupBy {
             guard let found = read(key), found.type != .float else { return nil }
@@ -94,7 +63,7 @@ struct SQLGroupingPlan {
             // Unicode scalars, so the two spellings of "é" are two groups, as in Core Data.
             groupTerms.append(found.type == .boolean ? "(t0.\(found.column) <> 0)" : "t0.\(found.column)")
         }
-        var aggregates: [(function: AggregateFunction, read: Read?)] = []
+        var aggregates: [(function: AggregateFunction, read: SQLColumnRead?)] = []
         var terms: [String] = []
         for (index, aggregate) in request.aggregates.enumerated() {
             let alias = "a\(index)"
@@ -123,7 +92,7 @@ struct SQLGroupingPlan {
         }
         var unusualRow: [String] = []
         for found in keys + aggregates.compactMap(\.read) {
-            let classes = (found.storageClasses + ["null"]).map { "'\($0)'" }.joined(separator: ", ")
+            let classes = ((Self.storageClasses(of: found) ?? []) + ["null"]).map { "'\($0)'" }.joined(separator: ", ")
             unusualRow.append("typeof(t0.\(found.column)) NOT IN (\(classes))")
         }
 
@@ -151,15 +120,10 @@ struct SQLGroupingPlan {
         let join = keys.isEmpty ? "" : " LEFT JOIN \(table.name) f ON f.Z_PK = \(firstKey)"
         let firstRow: String = (["g.*"] + keys.map { "f.\($0.column)" }).joined(separator: ", ")
 
-        var notes: [String] = []
-        var arranged: Arranged?
-        if let arrangement = request.arrangement {
-            do {
-                arranged = try Self.arrangement(arrangement, keys: keys, aggregates: aggregates, schema: schema,
-                                                storeIdentifier: storeIdentifier, entityNames: request.entityNames)
-            } catch {
-                notes.append("arranged in memory: \(error.reason)")
-            }
+        // An arrangement SQL cannot say exactly is left to the context.
+        let arranged = request.arrangement.flatMap { arrangement in
+            try? Self.arrangement(arrangement, keys: keys, aggregates: aggregates, schema: schema,
+                                  storeIdentifier: storeIdentifier, entityNames: request.entityNames)
         }
         if let arranged {
             // The groups the arrangement keeps, ranked in its order; and, ranked first, one row of
@@ -174,7 +138,6 @@ struct SQLGroupingPlan {
             select = ("SELECT \(firstRow) FROM (" + inner + ") g" + join) + (keys.isEmpty ? "" : " ORDER BY g.z_first")
         }
         self.isArranged = arranged != nil
-        self.notes = notes
         self.keys = keys
         self.aggregates = aggregates
         self.storeIdentifier = storeIdentifier
@@ -190,7 +153,8 @@ struct SQLGroupingPlan {
 
     /// The parts of `arrangement` in SQL, or why SQL cannot say it exactly.
     private static func arrangement(
-        _ arrangement: StoreGroupingRequest.Arrangement, keys: [Read], aggregates: [(function: AggregateFunction, read: Read?)],
+        _ arrangement: StoreGroupingRequest.Arrangement, keys: [SQLColumnRead],
+        aggregates: [(function: AggregateFunction, read: SQLColumnRead?)],
         schema: SQLiteSchema, storeIdentifier: String, entityNames: Set<String>
     ) throws(Untranslatable) -> Arranged {
         // What each name reads: a key from the first row, an aggregate from the group.
@@ -281,24 +245,26 @@ struct SQLGroupingPlan {
         return unusual ? nil : StoreGroupingResult(groups: groups, isArranged: isArranged)
     }
 
-    /// A stored value as its attribute's value, a foreign key as its destination's ID; a value
-    /// that cannot be read so sets `unusual` (memory then reads the rows and reports it).
-    private func decode(_ value: SQLiteValue, _ read: Read?, unusual: inout Bool) -> AttributeValue? {
-        guard let read else { return nil }
-        if let destination = read.destination {
-            switch value {
-            case .null: return nil
-            case .integer(let key):
-                return .objectID(ManagedObjectID(entityName: destination, storeIdentifier: storeIdentifier, primaryKey: key))
-            default:
-                unusual = true
-                return nil
-            }
+    /// The storage classes a column the plan reads may hold, as the store writes its type; nil
+    /// for a type the plan does not read (its values do not group or aggregate exactly in SQL).
+    private static func storageClasses(of read: SQLColumnRead) -> [String]? {
+        switch read.type {
+        case nil: ["integer"]   // a to-one's foreign key
+        case .integer16?, .integer32?, .integer64?, .boolean?: ["integer"]
+        case .double?, .float?, .date?: ["integer", "real"]
+        case .string?: ["text"]
+        default: nil
         }
-        guard let type = read.type, let decoded = try? SQLiteValueCoding.decode(value, as: type) else {
-            if value != .null { unusual = true }
+    }
+
+    /// A stored value as the row reader reads it; a value that cannot be read so sets `unusual`
+    /// (memory then reads the rows and reports it).
+    private func decode(_ value: SQLiteValue, _ read: SQLColumnRead?, unusual: inout Bool) -> AttributeValue? {
+        do {
+            return try read?.read(value, storeIdentifier: storeIdentifier)
+        } catch {
+            unusual = true
             return nil
         }
-        return decoded
     }
 }
