@@ -119,4 +119,22 @@ struct GroupingTests {
         regions.fetchLimit = 3
         #expect(try context.fetchDictionaries(regions).map { $0["region"] as? String ?? "nil" } == ["d", "c", "b"])
     }
+
+    @Test("Dictionaries of a few columns, without grouping, keep the fetch's predicate, order and range",
+          arguments: StoreUnderTest.all)
+    func columnsInOrderAndRange(store: StoreUnderTest) throws {
+        let context = try Self.seed(store, [("b", 1, 1.5), ("a", 2, nil), ("c", 3, 2.5), ("a", 4, 0.5), (nil, 5, 3.5)])
+        var request = FetchRequest(entityName: "Sale")
+        request.propertiesToFetch = ["units", .expression(ExpressionDescription(name: "where", expression: .keyPath("region"),
+                                                                                 resultType: .string))]
+        request.predicate = try ObjectPredicate(format: "units > %d", 1)
+        request.sortDescriptors = [ObjectSortDescriptor(key: "price", ascending: false)]
+        request.fetchOffset = 1
+        request.fetchLimit = 2
+        // units > 1 by price descending: 5 (3.5), 3 (2.5), 4 (0.5), 2 (nil); skip one, keep two.
+        let rows = try context.fetchDictionaries(request)
+        #expect(rows.map { $0["units"] as? Int64 } == [3, 4])
+        #expect(rows.map { $0["where"] as? String } == ["c", "a"])
+        #expect(rows.map { Set($0.storedValues.keys) } == [["units", "where"], ["units", "where"]])
+    }
 }
