@@ -17,10 +17,8 @@ extension ManagedObjectContext {
     /// Forgets every object; objects obtained before can no longer be used.
     public func reset() {
         checkQueue()
-        let objects = registry.objects
-        registry.removeAll()
-        for object in objects { object.detach() }
-        changeLists.removeAll()
+        letGoOfObjects()
+        renewObjectsLink()
         pendingChanges = ContextChanges()
     }
 

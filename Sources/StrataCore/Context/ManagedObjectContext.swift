@@ -59,12 +59,15 @@ public final class ManagedObjectContext {
     /// to-ones alternate between two.
     @exclusivity(unchecked) private var earlierMade: (entity: EntityDescription, type: ManagedObject.Type, generation: UInt64)?
     var changeContinuations: [UUID: AsyncStream<ContextNotification>.Continuation] = [:]
+    /// The link every object registered here holds (a new one after each reset).
+    private(set) var objectsLink = ContextLink()
 
     /// Creates a root context that saves through `coordinator`.
     public init(coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .confined) {
         self.persistentStoreCoordinator = coordinator
         self.parent = nil
         self.concurrencyType = concurrencyType
+        objectsLink.context = self
     }
 
     /// Creates a child context whose saves go into `parent`.
@@ -72,13 +75,36 @@ public final class ManagedObjectContext {
         self.persistentStoreCoordinator = parent.persistentStoreCoordinator
         self.parent = parent
         self.concurrencyType = parent.concurrencyType
+        objectsLink.context = self
     }
 
     deinit {
-        let objects = registry.objects
-        registry.removeAll()
-        for object in objects { object.detach() }
+        letGoOfObjects()
         for continuation in changeContinuations.values { continuation.finish() }
+    }
+
+    /// Lets go of every registered object, as the context goes or is reset.
+    ///
+    /// Ending the link is what cuts the objects loose: each then reads as invalidated, without a
+    /// visit. Visited and cut loose one by one are only the changed objects (so that none keeps
+    /// its change) and the objects of entities that can close a cycle of strong references
+    /// (``ManagedObjectModel/entitiesOnReferenceCycles``), so that no cycle outlives the context;
+    /// the others free themselves and what they hold when their last user lets go.
+    func letGoOfObjects() {
+        objectsLink.end()
+        let changed = changeLists.all
+        changeLists.removeAll()
+        // Retained while being cut loose: cutting one loose can free another.
+        let cyclic = registry.objects(ofEntities: model.entitiesOnReferenceCycles)
+        registry.removeAll()
+        for object in changed { object.detach() }
+        for object in cyclic { object.detach() }
+    }
+
+    /// Gives the objects registered from now on a new link, once the old one has ended.
+    func renewObjectsLink() {
+        objectsLink = ContextLink()
+        objectsLink.context = self
     }
 
     /// Every object this context holds.
@@ -116,7 +142,7 @@ public final class ManagedObjectContext {
     }
 
     func register(inserted object: ManagedObject) {
-        object.managedObjectContext = self
+        object.contextLink = objectsLink
         object.isFault = false
         object.attributeValues = object.entity.defaultAttributeValues
         track(inserted: object)
@@ -166,7 +192,7 @@ public final class ManagedObjectContext {
         if let object = registry[objectID] { return object }
         let (entity, type) = try entityAndClass(named: objectID.entityName)
         let object = type.init(entity: entity, objectID: objectID)
-        object.managedObjectContext = self
+        object.contextLink = objectsLink
         registry[objectID] = object
         return object
     }
@@ -265,8 +291,8 @@ extension ManagedObject {
         toOneValues = ToOneDestinations()
         toManyValues = NameMap()
         unresolvedToMany = NameMap()
-        isInvalidated = true
+        isDetached = true
         pendingChange = .none
-        managedObjectContext = nil
+        contextLink = nil
     }
 }

@@ -8,9 +8,10 @@
 ///
 /// The references are unowned and unretained, without the cost of weak references: a registered
 /// object unregisters itself when it is freed (``ManagedObject``'s `deinit` calls
-/// ``remove(_:ifHolding:)`` while its context is alive), and a context unregisters an object
-/// before cutting it loose (`detach()` clears the object's context). So every entry is a live
-/// object.
+/// ``remove(_:ifHolding:)`` while its context holds it), and a context unregisters an object
+/// before cutting it loose (`detach()` clears the object's context), or empties the registry
+/// when it lets go of all its objects at once (a reset, or the context going). So every entry
+/// is a live object.
 ///
 /// Objects with permanent IDs are kept in one table per entity and store, by primary key
 /// (``PrimaryKeyTable``): an entry is a key and a reference, and a table is found by comparing
@@ -114,6 +115,20 @@ struct ObjectRegistry {
     }
 
     /// How many objects are registered.
+    /// The objects of the entities named in `entityNames`, and every object not yet saved
+    /// (held by temporary ID).
+    func objects(ofEntities entityNames: Set<String>) -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        for (_, indexes) in tableIndexes {
+            for (entity, index) in indexes where entityNames.contains(entity) {
+                for entry in tables[index].entries { objects.append(entry.takeUnretainedValue()) }
+            }
+        }
+        for entry in temporary.values { objects.append(entry.takeUnretainedValue()) }
+        for (_, entry) in temporaryBacklog { objects.append(entry.takeUnretainedValue()) }
+        return objects
+    }
+
     var count: Int { tables.reduce(temporary.count + temporaryBacklog.count) { $0 + $1.count } }
 
     /// Registers a newly inserted object by its temporary ID, which no object has yet.

@@ -28,6 +28,9 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     public let versionIdentifiers: Set<String>
     /// Entity name → 32-byte version hash.
     public let entityVersionHashesByName: [String: Data]
+    /// The entities whose objects may close a cycle of strong references between objects: what
+    /// a context cuts loose when it goes or is reset (see ``ReferenceCycles``).
+    let entitiesOnReferenceCycles: Set<String>
 
     /// Creates a model from entity descriptions, checking the whole graph.
     ///
@@ -53,6 +56,7 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
         self.fetchRequestTemplates = fetchRequestTemplates
         self.versionIdentifiers = versionIdentifiers
         self.entityVersionHashesByName = resolved.byName.mapValues(\.versionHash)
+        self.entitiesOnReferenceCycles = ReferenceCycles.entities(in: resolved.byName)
     }
 
     /// Creates a model with the builder DSL.

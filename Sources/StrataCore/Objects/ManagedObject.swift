@@ -14,8 +14,15 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     @exclusivity(unchecked) public final internal(set) var objectID: ManagedObjectID
     /// The object's entity.
     public final let entity: EntityDescription
-    /// The context the object lives in; nil once deleted and saved, or after a reset.
-    @exclusivity(unchecked) public final internal(set) weak var managedObjectContext: ManagedObjectContext?
+    /// The context the object lives in; nil once deleted and saved, after a reset, or once the
+    /// context is gone.
+    public final internal(set) var managedObjectContext: ManagedObjectContext? {
+        get {
+            guard let contextLink, !contextLink.isEnded else { return nil }
+            return contextLink.context
+        }
+        set { contextLink = newValue?.objectsLink }
+    }
 
     // The state below is read for every value read and written for every value set, on the
     // context's queue only, and never while another access to it is open: it is exempt from
@@ -23,8 +30,13 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
 
     /// Whether the object's values have not been loaded yet.
     @exclusivity(unchecked) public final internal(set) var isFault: Bool = true
-    /// Whether the object was deleted and that delete was saved or the context was reset.
-    @exclusivity(unchecked) var isInvalidated = false
+    /// The link to the context the object was registered in, shared by all its objects.
+    @exclusivity(unchecked) final var contextLink: ContextLink?
+    /// Whether the object was cut loose from its context (deleted and saved, rolled back as an
+    /// insert, or cut loose as its context went).
+    @exclusivity(unchecked) final var isDetached = false
+    /// Whether the object can no longer be used: cut loose, or its context reset or gone.
+    final var isInvalidated: Bool { isDetached || contextLink?.isEnded == true }
     /// Which change list of its context holds the object.
     @exclusivity(unchecked) var pendingChange = PendingChange.none
 
