@@ -35,6 +35,10 @@ struct SQLFetchPlan {
     var includesValues: Bool
     /// Why parts stayed in memory, for tests and diagnostics.
     var notes: [String]
+    /// Whether the request's entities are every entity with rows in the table, so that no
+    /// `Z_ENT` condition picks the rows: a row of a code none of them has is read (and reported)
+    /// by a fetch, and counted by ``count``.
+    var coversTable: Bool
 
     /// Whether the rows are the answer as they are.
     var isComplete: Bool { residual == nil && rangedInSQL }
@@ -53,7 +57,8 @@ struct SQLFetchPlan {
         // Which entities: no condition when the request covers the whole table.
         var conditions: [SQLFragment] = []
         let codes = request.entityNames.compactMap { schema.codes[$0] }.sorted()
-        if !schema.codes(codes, coverTable: table) {
+        coversTable = schema.codes(codes, coverTable: table)
+        if !coversTable {
             conditions.append("t0.Z_ENT IN (" + .joined(codes.map { .value(.integer($0)) }, separator: ", ") + ")")
         }
 

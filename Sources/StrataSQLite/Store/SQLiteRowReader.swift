@@ -43,10 +43,11 @@ final class SQLiteRowReader: SnapshotSource {
         return schema.namesByCode[code]
     }
 
-    /// The entity of the current row of `row`, whose `Z_PK` and `Z_ENT` are its first two columns.
+    /// The entity of the current row of `row`, whose `Z_PK` and `Z_ENT` are its first two columns:
+    /// as for a whole row, one of the entities stored in `table`.
     private func entityName(_ row: SQLiteStatement, _ table: SQLiteSchema.Table) throws -> String {
-        guard let entityName = schema.namesByCode[row.int64(1)] else { throw unknownEntity(row, table) }
-        return entityName
+        guard let layout = layouts.layout(code: row.int64(1)), layout.table.name == table.name else { throw unknownEntity(row, table) }
+        return layout.entityName
     }
 
     /// The error for a row of `table` whose `Z_ENT` names no entity of the table.
@@ -194,11 +195,14 @@ final class SQLiteRowReader: SnapshotSource {
         return result
     }
 
-    /// How many objects the entities `entityNames` have.
-    func count(ofEntities entityNames: Set<String>) throws -> Int {
+    /// How many objects the entities `entityNames` have; nil when the entities fill a table that
+    /// `strayRows` says may hold a row of a code none of them has, which
+    /// ``snapshots(ofEntities:)`` would report: only reading the rows gives the answer then.
+    func count(ofEntities entityNames: Set<String>, strayRows: SQLiteStrayRowCheck) throws -> Int? {
         var total = 0
         for (table, codes) in codesByTable(entityNames) {
             let condition = schema.entityCondition(codes, in: table)
+            if condition.sql.isEmpty, try strayRows.mayHoldStrayRows(table, connection: connection) { return nil }
             if case .integer(let count)? = try connection.scalar("SELECT count(*) FROM \(table.name)\(condition.sql)", condition.values) {
                 total += Int(count)
             }

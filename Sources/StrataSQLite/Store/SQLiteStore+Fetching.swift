@@ -50,34 +50,6 @@ extension SQLiteStore {
         return ObjectIDList(try fetch(idsOnly, in: state, reader: reader).lazy.map(\.objectID))
     }
 
-    public func count(_ request: StoreFetchRequest) throws -> Int {
-        let counted: Int? = try withConnection { state in
-            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
-            guard state.translatesQueries else {
-                return request.predicate == nil ? try reader.count(ofEntities: request.entityNames) : nil
-            }
-            guard let plan = try SQLFetchPlan(request, schema: schema, storeIdentifier: state.identifier, connection: state.connection),
-                  let count = plan.count else {
-                return request.predicate == nil ? try reader.count(ofEntities: request.entityNames) : nil
-            }
-            guard case .integer(let total)? = try state.connection.scalar(count.sql, count.parameters) else { return 0 }
-            return Int(total)
-        }
-        let total: Int
-        if let counted {
-            total = counted
-        } else {
-            var unranged = request
-            unranged.fetchLimit = 0
-            unranged.fetchOffset = 0
-            unranged.sortDescriptors = []
-            unranged.includesPropertyValues = false
-            total = try fetch(unranged).count
-        }
-        let remaining = max(0, total - request.fetchOffset)
-        return request.fetchLimit > 0 ? min(remaining, request.fetchLimit) : remaining
-    }
-
     /// Whether fetches and counts translate predicates and sorts into SQL (the default), or read
     /// every row of the requested entities and evaluate in memory as the atomic stores do. The two
     /// give the same answers; tests compare them.

@@ -31,12 +31,16 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         /// The row layout of each entity, made the first time a read or a write needs it and
         /// kept while the store is open (with the connection's prepared insert).
         let layouts: SQLiteRowLayouts
+        /// Whether each table may hold a row of an entity code none of its entities has, kept
+        /// until another connection writes to the file.
+        let strayRows: SQLiteStrayRowCheck
 
         init(connection: SQLiteConnection, identifier: String, metadata: [String: PropertyListValue], schema: SQLiteSchema) {
             self.connection = connection
             self.identifier = identifier
             self.metadata = metadata
             self.layouts = SQLiteRowLayouts(schema: schema)
+            self.strayRows = SQLiteStrayRowCheck(schema: schema)
         }
     }
 
