@@ -42,7 +42,7 @@ extension ManagedObjectContext {
         while let snapshot = committed.popLast() {
             position -= 1
             let object = position < inserted.count ? inserted[position] : updated[position - inserted.count]
-            object.committedSnapshot = snapshot
+            object.committed = CommittedState(snapshot)
         }
         for object in deleted {
             registry[object.objectID] = nil
@@ -143,16 +143,16 @@ extension ManagedObjectContext {
         var updatedStates: [ObjectSnapshot] = []
         updatedStates.reserveCapacity(updated.count)
         for object in updated {
-            let read = object.committedSnapshot?.version ?? 1
+            let read = object.committed?.version ?? 1
             let snapshot = object.currentSnapshot(version: read)
             var after = snapshot
             after.version = read &+ 1   // as the store counts: wrapping, since a file may hold Int64.max
-            after.toMany = (object.committedSnapshot?.toMany ?? [:]).merging(snapshot.toMany) { _, new in new }
+            after.toMany = (object.committed?.toMany ?? [:]).merging(snapshot.toMany) { _, new in new }
             request.updated.append(snapshot)
             updatedStates.append(after)
         }
         for object in deleted {
-            request.deleted.append(.init(objectID: object.objectID, version: object.committedSnapshot?.version ?? 1))
+            request.deleted.append(.init(objectID: object.objectID, version: object.committed?.version ?? 1))
         }
         try persistentStoreCoordinator.save(request)
         // The inserted objects' committed states are the snapshots sent: moved out of the request,
@@ -180,7 +180,7 @@ extension ManagedObjectContext {
         }
         for object in inserted + updated {
             let target = try parent.existingObject(with: object.objectID)
-            let snapshot = object.currentSnapshot(version: object.committedSnapshot?.version ?? 0)
+            let snapshot = object.currentSnapshot(version: object.committed?.version ?? 0)
             try target.apply(snapshot, transientFrom: object)
             parent.markUpdated(target)
             committed.append(snapshot)

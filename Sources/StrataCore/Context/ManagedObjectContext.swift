@@ -250,7 +250,7 @@ public final class ManagedObjectContext {
             if object.isFault {
                 guard (try? object.fulfillFault()) != nil else { return nil }
             }
-            var snapshot = object.currentSnapshot(version: object.committedSnapshot?.version ?? 0)
+            var snapshot = object.currentSnapshot(version: object.committed?.version ?? 0)
             for attribute in object.entity.attributes where attribute.isTransient {
                 snapshot.attributes[attribute.name] = object.attributeValues[attribute.name]
             }

@@ -137,11 +137,11 @@ extension ManagedObject {
         let ids: [ManagedObjectID]
         if let known = unresolvedToMany.removeValue(forKey: key) {
             ids = known
-        } else if committedSnapshot == nil {
+        } else if committed == nil {
             ids = []
         } else {
             ids = try context.relatedObjectIDs(of: self, relationship: key)
-            committedSnapshot?.toMany[key] = ids
+            committed?.toMany[key] = ids
         }
         let objects = try OrderedSet(ids.map { try context.object(with: $0) })
         toManyValues[key] = objects

@@ -22,7 +22,7 @@ extension ManagedObject {
         }
         if !toManyValues.isEmpty { toManyValues = NameMap() }
         if !snapshot.toMany.isEmpty || !unresolvedToMany.isEmpty { unresolvedToMany = NameMap(snapshot.toMany) }
-        committedSnapshot = consume snapshot
+        committed = CommittedState(snapshot)
         isFault = false
         awakeFromFetch()
     }
@@ -33,7 +33,7 @@ extension ManagedObject {
         toOneValues = ToOneDestinations()
         toManyValues = NameMap()
         unresolvedToMany = NameMap()
-        committedSnapshot = nil
+        committed = nil
         isFault = true
         didTurnIntoFault()
     }
@@ -57,7 +57,7 @@ extension ManagedObject {
                 toMany[name] = loaded.map { $0.objectID }
             } else if let known = unresolvedToMany[name] {
                 toMany[name] = current(known)
-            } else if committedSnapshot == nil {
+            } else if committed == nil {
                 toMany[name] = []
             }
         }
@@ -86,7 +86,7 @@ extension ManagedObject {
                 guard let current = now.toMany[key] else { continue }
                 let previous = before.toMany[key] ?? []
                 let differs = relationship.isOrdered ? current != previous : Set(current) != Set(previous)
-                if differs, !(current.isEmpty && committedSnapshot == nil) { changes[key] = try? value(forKey: key) }
+                if differs, !(current.isEmpty && committed == nil) { changes[key] = try? value(forKey: key) }
             } else if now.toOne[key] != before.toOne[key] {
                 // updateValue keeps a cleared to-one as a nil entry (assigning nil would drop the key).
                 changes.updateValue(toOneValues[key], forKey: key)

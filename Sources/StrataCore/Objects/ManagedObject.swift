@@ -49,7 +49,10 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     /// The destinations of to-manys known by ID and not loaded as objects yet.
     @exclusivity(unchecked) var unresolvedToMany: NameMap<[ManagedObjectID]> = NameMap()
     /// The last saved state the object knows; nil for an inserted object.
-    @exclusivity(unchecked) var committedSnapshot: ObjectSnapshot?
+    @exclusivity(unchecked) var committed: CommittedState?
+
+    /// ``committed`` as a snapshot of this object.
+    var committedSnapshot: ObjectSnapshot? { committed?.snapshot(of: objectID) }
 
     /// Creates an object of `entity` with `objectID`. Contexts call this; to make a new object
     /// use ``ManagedObjectContext/insertNewObject(forEntityName:)`` or ``init(context:)``.
