@@ -72,6 +72,41 @@ struct ChangeTrackingTests {
         #expect(committed["whereIWork"].map { $0 == nil } == true)
     }
 
+    @Test("A loaded object's saved to-one stays known when the to-one changes, directly or through its inverse",
+          arguments: StoreUnderTest.all)
+    func loadedToOneChanges(store: StoreUnderTest) throws {
+        let seeded = try store.makeContext(model: SampleModels.company())
+        let acme = try seeded.insert("Employer", ["name": "Acme"])
+        try seeded.insert("Employer", ["name": "Bolt"])
+        try seeded.insert("Employee", ["name": "Alice", "whereIWork": acme])
+        try seeded.insert("Employee", ["name": "Bob", "whereIWork": acme])
+        try seeded.save()
+
+        let context = seeded.freshContext()
+        let (alice, bob) = try { let all = try context.fetch(sortedRequest("Employee")); return (all[0], all[1]) }()
+        let employers = try context.fetch(sortedRequest("Employer"))
+        let (loadedAcme, bolt) = (employers[0], employers[1])
+        #expect(alice.changedValues().isEmpty)
+        #expect(try alice.committedValues(forKeys: ["whereIWork"])["whereIWork"] as? ManagedObject === loadedAcme)
+
+        // Directly on the to-one.
+        try alice.setValue(bolt, forKey: "whereIWork")
+        #expect(alice.changedValues().keys.sorted() == ["whereIWork"])
+        #expect(try alice.committedValues(forKeys: ["whereIWork"])["whereIWork"] as? ManagedObject === loadedAcme)
+        // Through the inverse to-many.
+        try bolt.add(bob, to: "employees")
+        #expect(try bob.value(forKey: "whereIWork") as? ManagedObject === bolt)
+        #expect(bob.changedValues().keys.sorted() == ["whereIWork"])
+        #expect(try bob.committedValues(forKeys: ["whereIWork"])["whereIWork"] as? ManagedObject === loadedAcme)
+
+        try context.save()
+        #expect(try alice.committedValues(forKeys: ["whereIWork"])["whereIWork"] as? ManagedObject === bolt)
+        #expect(try bob.committedValues(forKeys: ["whereIWork"])["whereIWork"] as? ManagedObject === bolt)
+        #expect(bob.changedValues().isEmpty)
+        let reader = seeded.freshContext()
+        #expect(try reader.fetch(sortedRequest("Employer"))[1].sortedNames("employees") == ["Alice", "Bob"])
+    }
+
     @Test("isInserted, isUpdated, isDeleted and the context's sets", arguments: StoreUnderTest.all)
     func stateFlags(store: StoreUnderTest) throws {
         let context = try store.makeContext(model: SampleModels.student())

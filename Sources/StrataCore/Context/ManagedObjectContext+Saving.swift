@@ -42,7 +42,8 @@ extension ManagedObjectContext {
         while let snapshot = committed.popLast() {
             position -= 1
             let object = position < inserted.count ? inserted[position] : updated[position - inserted.count]
-            object.committed = CommittedState(snapshot)
+            // The saved to-ones are the object's destinations, as the snapshot was made from them.
+            object.committed = CommittedState(snapshot, toOneIsCurrent: true)
         }
         for object in deleted {
             registry[object.objectID] = nil
@@ -210,6 +211,7 @@ extension ManagedObject {
         for attribute in entity.attributes where attribute.isTransient {
             attributeValues[attribute.name] = source.attributeValues[attribute.name]
         }
+        keepCommittedToOnes()
         toOneValues = ToOneDestinations()
         for (key, id) in snapshot.toOne { toOneValues[key] = try context.object(with: id) }
         for (key, ids) in snapshot.toMany {

@@ -5,17 +5,23 @@ struct CommittedState {
     var version: Int64
     /// The attribute values as saved.
     var attributes: AttributeValues
-    /// The to-one destinations as saved.
+    /// The to-one destinations as saved, unless ``toOneIsCurrent``.
     var toOne: NameMap<ManagedObjectID>
+    /// Whether the saved to-ones are the object's current to-one destinations, which then are
+    /// the only record of them until one changes (``ManagedObject/keepCommittedToOnes()``): a
+    /// loaded object keeps no map of its own for them.
+    var toOneIsCurrent: Bool
     /// The to-many destinations known as saved.
     var toMany: [String: [ManagedObjectID]]
 
-    /// The state `snapshot` describes.
-    init(_ snapshot: consuming ObjectSnapshot) {
+    /// The state `snapshot` describes; with `toOneIsCurrent`, the object's to-one destinations
+    /// are those of the snapshot, and the snapshot's map of them is not kept.
+    init(_ snapshot: consuming ObjectSnapshot, toOneIsCurrent: Bool = false) {
         version = snapshot.version
         attributes = snapshot.attributes
-        toOne = snapshot.toOne
+        toOne = toOneIsCurrent ? NameMap() : snapshot.toOne
         toMany = snapshot.toMany
+        self.toOneIsCurrent = toOneIsCurrent
     }
 
     /// The state as the snapshot of the object `objectID`.

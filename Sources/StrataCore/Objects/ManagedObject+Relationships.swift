@@ -103,6 +103,7 @@ extension ManagedObject {
     func primitiveSetToOne(_ key: String, _ destination: ManagedObject?) throws {
         try fulfillFault()
         guard toOneValues[key] !== destination else { return }
+        keepCommittedToOnes()
         toOneValues[key] = destination
         markChanged()
     }

@@ -22,7 +22,7 @@ extension ManagedObject {
         }
         if !toManyValues.isEmpty { toManyValues = NameMap() }
         if !snapshot.toMany.isEmpty || !unresolvedToMany.isEmpty { unresolvedToMany = NameMap(snapshot.toMany) }
-        committed = CommittedState(snapshot)
+        committed = CommittedState(snapshot, toOneIsCurrent: true)
         isFault = false
         awakeFromFetch()
     }
@@ -61,11 +61,24 @@ extension ManagedObject {
                 toMany[name] = []
             }
         }
+        return ObjectSnapshot(objectID: objectID, version: version, attributes: attributes, toOne: currentToOneIDs(), toMany: toMany)
+    }
+
+    /// The IDs of the object's stored to-one destinations.
+    func currentToOneIDs() -> NameMap<ManagedObjectID> {
         var toOne = NameMap<ManagedObjectID>()
         for name in entity.storedToOneNames {
             if let destination = toOneValues[name] { toOne[name] = destination.objectID }
         }
-        return ObjectSnapshot(objectID: objectID, version: version, attributes: attributes, toOne: toOne, toMany: toMany)
+        return toOne
+    }
+
+    /// Writes down the saved to-ones before one of them changes, where they were kept only as
+    /// the current destinations (``CommittedState/toOneIsCurrent``).
+    func keepCommittedToOnes() {
+        guard committed?.toOneIsCurrent == true else { return }
+        committed?.toOne = currentToOneIDs()
+        committed?.toOneIsCurrent = false
     }
 
     /// The properties whose values differ from the last saved state, with their new values

@@ -52,7 +52,12 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     @exclusivity(unchecked) var committed: CommittedState?
 
     /// ``committed`` as a snapshot of this object.
-    var committedSnapshot: ObjectSnapshot? { committed?.snapshot(of: objectID) }
+    var committedSnapshot: ObjectSnapshot? {
+        guard let committed else { return nil }
+        var snapshot = committed.snapshot(of: objectID)
+        if committed.toOneIsCurrent { snapshot.toOne = currentToOneIDs() }
+        return snapshot
+    }
 
     /// Creates an object of `entity` with `objectID`. Contexts call this; to make a new object
     /// use ``ManagedObjectContext/insertNewObject(forEntityName:)`` or ``init(context:)``.
