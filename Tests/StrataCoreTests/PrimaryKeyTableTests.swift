@@ -117,4 +117,41 @@ struct PrimaryKeyTableTests {
         #expect((Int64(1)...6).map(table.home(of:)) == homes)   // the same eight slots
         #expect(table.count == 6)
     }
+
+    @Test("Ascending keys go to consecutive slots, and the table keeps placing keys by their low bits")
+    func ascendingKeysInOrder() throws {
+        let objects = try Self.objects(1)
+        var table = PrimaryKeyTable()
+        table.reserveCapacity(10_000)
+        for key in Int64(1)...10_000 { table[key] = Unmanaged.passUnretained(objects[0]) }
+        #expect(!table.spreadsKeys)
+        #expect((Int64(1)...10_000).map(table.home(of:)) == Array(1...10_000))
+        #expect((Int64(1)...10_000).allSatisfy { table[$0] != nil })
+        #expect(table[0] == nil && table[10_001] == nil)
+    }
+
+    @Test("Keys that crowd together by their low bits switch the table to spreading them, and all stay reachable",
+          arguments: [Int64(1) << 20, Int64(1) << 40, -(Int64(1) << 33)])
+    func crowdedKeysSpread(stride: Int64) throws {
+        let objects = try Self.objects(400)
+        var table = PrimaryKeyTable(seed: 99)
+        var expected: [Int64: ManagedObject] = [:]
+        // Every key has the same low bits: placed by them, each would probe past all the others.
+        let keys = (Int64(1)...400).map { 5 &+ $0 &* stride }
+        for (index, key) in keys.enumerated() {
+            table[key] = Unmanaged.passUnretained(objects[index])
+            expected[key] = objects[index]
+        }
+        #expect(table.spreadsKeys)
+        #expect(Self.matches(table, expected, probing: keys + [5, 5 &+ 401 &* stride]))
+        // Removals and inserts after the switch.
+        for key in keys.prefix(200) {
+            table[key] = nil
+            expected[key] = nil
+        }
+        #expect(Self.matches(table, expected, probing: keys))
+        // Spread keys no longer share a home: the longest run stays short.
+        let homes = Dictionary(grouping: keys.suffix(200), by: table.home(of:)).values.map(\.count).max() ?? 0
+        #expect(homes < 8)
+    }
 }

@@ -1,11 +1,16 @@
 /// Unretained objects by primary key: the registry's table of one entity in one store.
 ///
-/// Open addressing with linear probing and removal by shifting back, hashed by mixing the key
-/// with a seed drawn once per process (SplitMix64's finalizer: two multiplications). A
-/// dictionary hashes each `Int64` key with SipHash, about a hundred instructions, for every
-/// lookup of a fetched row and its to-ones. The mixing spreads sequential keys, the usual ones,
-/// over the whole table, and the random seed keeps the keys of a crafted store file from being
-/// chosen to collide.
+/// Open addressing with linear probing and removal by shifting back. A key's home slot is first
+/// the key itself (its low bits): the keys of a fetch usually come in ascending order, so
+/// consecutive objects land in consecutive slots, and registering a hundred thousand objects
+/// walks the table once instead of missing the cache at every object. Keys that crowd together
+/// under that rule (a store file crafted so that they do, or keys that are far apart by a
+/// multiple of the table's size) make long runs of probes: the first insertion that probes more
+/// than ``spreadingThreshold`` slots switches the table, once and for good, to spreading keys by
+/// mixing them with a seed drawn once per process (SplitMix64's finalizer: two multiplications),
+/// which keeps a crafted file's keys from being chosen to collide. A dictionary hashes each
+/// `Int64` key with SipHash, about a hundred instructions, for every lookup of a fetched row and
+/// its to-ones.
 struct PrimaryKeyTable {
     typealias Entry = Unmanaged<ManagedObject>
 
@@ -20,6 +25,10 @@ struct PrimaryKeyTable {
     private var shift = 64
     /// How many objects the table holds.
     private(set) var count = 0
+    /// Whether keys are spread by mixing them with the seed, rather than placed by their low bits.
+    private(set) var spreadsKeys = false
+    /// The most slots an insertion probes before the table switches to spreading keys.
+    static let spreadingThreshold = 48
 
     /// The seed of this process's tables.
     private static let processSeed: UInt64 = {
@@ -39,6 +48,7 @@ struct PrimaryKeyTable {
     /// The slot where probing for `key` starts.
     @inline(__always)
     func home(of key: Int64) -> Int {
+        guard spreadsKeys else { return Int(truncatingIfNeeded: key) & (slots.count &- 1) }
         var mixed = UInt64(bitPattern: key) ^ seed
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -100,7 +110,17 @@ struct PrimaryKeyTable {
     private mutating func place(_ slot: Slot) {
         let mask = slots.count - 1
         var index = home(of: slot.key)
-        while let _ = slots[index].entry { index = (index + 1) & mask }
+        var probes = 0
+        while let _ = slots[index].entry {
+            index = (index + 1) & mask
+            probes += 1
+            if probes > Self.spreadingThreshold, !spreadsKeys {
+                // Keys crowd together by their low bits: spread them, and place this one again.
+                spreadsKeys = true
+                resize(to: slots.count)
+                return place(slot)
+            }
+        }
         slots[index] = slot
         count += 1
     }
