@@ -54,6 +54,8 @@ struct PrimaryKeyTableTests {
             if step % 997 == 0 {
                 let agrees = Self.matches(table, expected, probing: keySpace)   // not expanded in a failure
                 #expect(agrees, "after step \(step)")
+                let ordered = table.isInRobinHoodOrder
+                #expect(ordered, "after step \(step)")
             }
         }
         let agrees = Self.matches(table, expected, probing: keySpace)

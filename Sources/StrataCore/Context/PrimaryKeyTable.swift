@@ -1,6 +1,9 @@
 /// Unretained objects by primary key: the registry's table of one entity in one store.
 ///
-/// Open addressing with linear probing and removal by shifting back. A key's home slot is first
+/// Open addressing with linear probing, in Robin Hood order (along a run of occupied slots the
+/// entries' home slots never go down: an insertion passes no entry farther from its home than
+/// itself), so a lookup stops at the first entry closer to its home than the key would be, and a
+/// removal shifts entries back only up to the first one at its home. A key's home slot is first
 /// the key itself (its low bits): the keys of a fetch usually come in ascending order, so
 /// consecutive objects land in consecutive slots, and registering a hundred thousand objects
 /// walks the table once instead of missing the cache at every object. Keys that crowd together
@@ -55,14 +58,24 @@ struct PrimaryKeyTable {
         return Int(truncatingIfNeeded: (mixed ^ (mixed >> 31)) >> UInt64(shift))
     }
 
+    /// How far the entry in the occupied slot `index` is from its home.
+    @inline(__always)
+    private func distance(at index: Int) -> Int {
+        (index &- home(of: slots[index].key)) & (slots.count &- 1)
+    }
+
     /// The slot holding `key`, or nil.
     private func slot(of key: Int64) -> Int? {
         guard count > 0 else { return nil }
         let mask = slots.count - 1
         var index = home(of: key)
+        var travelled = 0
         while let _ = slots[index].entry {
             if slots[index].key == key { return index }
+            // An entry nearer its home than `key` would be: `key` would have taken its place.
+            if distance(at: index) < travelled { return nil }
             index = (index + 1) & mask
+            travelled += 1
         }
         return nil
     }
@@ -106,44 +119,58 @@ struct PrimaryKeyTable {
         place(Slot(key: key, entry: entry))
     }
 
-    /// Puts `slot`, whose key the table does not hold, in the first free place from its home.
+    /// Puts `slot`, whose key the table does not hold, in Robin Hood order: it goes past the
+    /// entries at least as far from their homes as itself and takes the place of the first one
+    /// nearer, which moves on in its stead.
     private mutating func place(_ slot: Slot) {
         let mask = slots.count - 1
-        var index = home(of: slot.key)
-        var probes = 0
+        var moving = slot
+        var index = home(of: moving.key)
+        var travelled = 0
         while let _ = slots[index].entry {
+            let resident = distance(at: index)
+            if resident < travelled {
+                swap(&moving, &slots[index])
+                travelled = resident
+            }
             index = (index + 1) & mask
-            probes += 1
-            if probes > Self.spreadingThreshold, !spreadsKeys {
-                // Keys crowd together by their low bits: spread them, and place this one again.
+            travelled += 1
+            if travelled > Self.spreadingThreshold, !spreadsKeys {
+                // Keys crowd together by their low bits: spread them all, and the one moving too.
                 spreadsKeys = true
                 resize(to: slots.count)
-                return place(slot)
+                return place(moving)
             }
         }
-        slots[index] = slot
+        slots[index] = moving
         count += 1
     }
 
-    /// Empties the slot at `index`, moving later entries of its run back so that every entry
-    /// stays reachable from its home slot.
+    /// Empties the slot at `index`, moving the following entries of its run back by one until
+    /// one is at its home (Robin Hood order: no entry after it can move nearer its own).
     private mutating func removeSlot(at index: Int) {
         let mask = slots.count - 1
         var hole = index
         var next = (index + 1) & mask
-        while let _ = slots[next].entry {
-            let home = home(of: slots[next].key)
-            // The entry at `next` may move into the hole unless its home lies cyclically in
-            // (hole, next]: then it is already as close to home as it can be.
-            let homeBetween = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
-            if !homeBetween {
-                slots[hole] = slots[next]
-                hole = next
-            }
+        while let _ = slots[next].entry, distance(at: next) > 0 {
+            slots[hole] = slots[next]
+            hole = next
             next = (next + 1) & mask
         }
         slots[hole].entry = nil
         count -= 1
+    }
+
+    /// Whether every run of occupied slots keeps its entries' homes in order (each entry at most
+    /// one slot farther from its home than the one before it, the first of a run at its home):
+    /// what lookups and removals rely on to stop early. For tests.
+    var isInRobinHoodOrder: Bool {
+        slots.indices.allSatisfy { index in
+            guard slots[index].entry != nil else { return true }
+            let previous = (index &- 1) & (slots.count &- 1)
+            let limit = slots[previous].entry == nil ? 0 : distance(at: previous) + 1
+            return distance(at: index) <= limit
+        }
     }
 
     private mutating func resize(to size: Int) {
