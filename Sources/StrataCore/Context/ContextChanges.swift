@@ -30,12 +30,11 @@ public struct ContextChanges: Sendable, Hashable {
         deletedIDs = ObjectIDSet(deleted)
     }
 
-    /// The IDs of the objects of three lists: listed now, hashed into sets only if someone reads
-    /// them.
-    init(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) {
-        insertedIDs = ObjectIDSet(inserted.map { $0.objectID })
-        updatedIDs = ObjectIDSet(updated.map { $0.objectID })
-        deletedIDs = ObjectIDSet(deleted.map { $0.objectID })
+    /// Three lists of IDs, hashed into sets only if someone reads them.
+    init(insertedIDs: [ManagedObjectID], updatedIDs: [ManagedObjectID], deletedIDs: [ManagedObjectID]) {
+        self.insertedIDs = ObjectIDSet(insertedIDs)
+        self.updatedIDs = ObjectIDSet(updatedIDs)
+        self.deletedIDs = ObjectIDSet(deletedIDs)
     }
 
     /// Whether nothing changed.

@@ -15,46 +15,69 @@ extension ManagedObjectContext {
         checkQueue()
         processPendingChanges()
         guard hasChanges else { return }
+        // Each pass below visits every saved object, whose memory a large save has long left the
+        // cache: the passes that only call methods the base class leaves empty are skipped, and
+        // what one pass reads is kept for the next instead of read again.
+        let listedVersion = changeLists.version
+        let listedInsertedIDs = changeLists.inserted.map(\.objectID)
         post(Self.willSaveNotification, ContextChanges(
-            inserted: changeLists.inserted, updated: changeLists.updated, deleted: changeLists.deleted))
-        callWillSave()
+            insertedIDs: listedInsertedIDs, updatedIDs: changeLists.updated.map(\.objectID),
+            deletedIDs: changeLists.deleted.map(\.objectID)))
+        if changeLists.holdsSubclassObjects { callWillSave() }
         // What the save writes is what the hooks left.
         let inserted = changeLists.inserted
         let updated = changeLists.updated
         let deleted = changeLists.deleted
         guard !changeLists.isEmpty else { return }
-        try validateChanges(inserted: inserted, updated: updated, deleted: deleted)
+        if changeLists.holdsSubclassObjects || changeLists.holdsObjectsWithRules {
+            try validateChanges(inserted: inserted, updated: updated, deleted: deleted)
+        }
+        let callsDidSave = changeLists.holdsSubclassObjects
 
-        // The new committed states of `inserted`, then of `updated`, in their order.
+        // The new committed states of `inserted`, then of `updated`, in their order; the IDs the
+        // inserted objects had and have (the same ones when the save went into a parent).
         var committed: [ObjectSnapshot]
-        var previousIDs: [ManagedObjectID] = []
+        let insertedIDs: (previous: [ManagedObjectID], saved: [ManagedObjectID])
         if let parent {
             committed = try push(into: parent, inserted: inserted, updated: updated, deleted: deleted)
+            let ids = changeLists.version == listedVersion ? listedInsertedIDs : inserted.map(\.objectID)
+            insertedIDs = (ids, ids)
         } else {
-            (committed, previousIDs) = try saveToStores(inserted: inserted, updated: updated, deleted: deleted)
+            let listed = changeLists.version == listedVersion ? listedInsertedIDs : inserted.map(\.objectID)
+            (committed, insertedIDs) = try saveToStores(inserted: inserted, previousIDs: listed, updated: updated, deleted: deleted)
         }
 
-        // The save landed: inserted objects are registered by their permanent IDs, and every
-        // saved object keeps its new committed state.
-        registry.rekey(inserted, from: previousIDs)
+        // The save landed: inserted objects are registered by their saved IDs (without visiting
+        // them), and each saved object, visited once, keeps its new committed state and has no
+        // pending change any more.
+        registry.rekey(inserted, from: insertedIDs.previous, to: insertedIDs.saved)
+        var updatedIDs: [ManagedObjectID] = []
+        updatedIDs.reserveCapacity(updated.count)
         // Moved out of the list one by one, last first, rather than copied.
         var position = committed.count
         while let snapshot = committed.popLast() {
             position -= 1
             let object = position < inserted.count ? inserted[position] : updated[position - inserted.count]
+            if position >= inserted.count { updatedIDs.append(object.objectID) }
             // The saved to-ones are the object's destinations, as the snapshot was made from them.
             object.committed = CommittedState(snapshot, toOneIsCurrent: true)
+            object.pendingChange = .none
         }
+        updatedIDs.reverse()
+        let deletedIDs = deleted.map(\.objectID)
         for object in deleted {
             registry[object.objectID] = nil
             object.detach()
         }
-        changeLists.removeAll()
+        changeLists.forgetAll()
         pendingChanges = ContextChanges()
-        for list in [inserted, updated, deleted] {
-            for object in list { object.didSave() }
+        if callsDidSave {
+            for list in [inserted, updated, deleted] {
+                for object in list { object.didSave() }
+            }
         }
-        post(Self.didSaveNotification, ContextChanges(inserted: inserted, updated: updated, deleted: deleted))
+        post(Self.didSaveNotification, ContextChanges(
+            insertedIDs: insertedIDs.saved, updatedIDs: updatedIDs, deletedIDs: deletedIDs))
     }
 
     /// Calls `willSave()` once on every object the save will write, objects that the hooks
@@ -81,7 +104,7 @@ extension ManagedObjectContext {
         let previousIDs = temporary.map { $0.objectID }
         let permanentIDs = try persistentStoreCoordinator.permanentIDs(inPlaceOf: previousIDs)
         for (object, id) in zip(temporary, permanentIDs) { object.objectID = id }
-        registry.rekey(temporary, from: previousIDs)
+        registry.rekey(temporary, from: previousIDs, to: permanentIDs)
     }
 
     private func validateChanges(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]) throws {
@@ -110,14 +133,13 @@ extension ManagedObjectContext {
     /// the caller replaces once the save landed. When the save fails they take their previous IDs
     /// back, and nothing in the context has changed.
     private func saveToStores(
-        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> ([ObjectSnapshot], [ManagedObjectID]) {
-        let previousIDs = inserted.map { $0.objectID }
+        inserted: [ManagedObject], previousIDs: [ManagedObjectID], updated: [ManagedObject], deleted: [ManagedObject]
+    ) throws -> ([ObjectSnapshot], (previous: [ManagedObjectID], saved: [ManagedObjectID])) {
         let permanentIDs = try persistentStoreCoordinator.permanentIDs(inPlaceOf: previousIDs)
         for (object, id) in zip(inserted, permanentIDs) { object.objectID = id }
         do {
             let committed = try sendToStores(inserted: inserted, updated: updated, deleted: deleted)
-            return (committed, previousIDs)
+            return (committed, (previousIDs, permanentIDs))
         } catch {
             for (object, id) in zip(inserted, previousIDs) { object.objectID = id }
             guard case StoreError.constraintConflict(let conflicts) = error else { throw error }

@@ -156,38 +156,38 @@ struct ObjectRegistry {
 
     /// Whether the backlog of temporary IDs lists exactly `objects`, by `previousIDs`, in order,
     /// each with a permanent ID now.
+    /// Whether `objects`, registered by `previousIDs`, are exactly the listed inserts, in order:
+    /// compared by reference, without reading the objects themselves.
     private func isBacklog(of objects: [ManagedObject], from previousIDs: [ManagedObjectID]) -> Bool {
         for index in objects.indices {
             let listed = temporaryBacklog[index]
             guard listed.entry.toOpaque() == Entry.passUnretained(objects[index]).toOpaque(),
-                  !objects[index].objectID.isTemporaryID, listed.id == previousIDs[index] else { return false }
+                  listed.id == previousIDs[index] else { return false }
         }
         return true
     }
 
-    /// Makes room for `count` more objects in the table of the entity and store of `objectID`:
-    /// what a fetch of that many rows, usually of one entity, asks before registering them.
     mutating func reserveCapacity(_ count: Int, like objectID: ManagedObjectID) {
         guard objectID.primaryKey != nil, let index = tableIndex(of: objectID, creating: true) else { return }
         tables[index].reserveCapacity(tables[index].count + count)
     }
 
-    /// Registers `objects`, which were registered by `previousIDs` (in the same order), by their
-    /// IDs now: what a save that gave inserted objects permanent IDs asks. When they are exactly
-    /// the listed inserts, the list is dropped without hashing a temporary ID. Tables grow as
-    /// the objects are registered: a first pass finding each object's table, to grow each table
-    /// once, cost twice what the growing does.
-    mutating func rekey(_ objects: [ManagedObject], from previousIDs: [ManagedObjectID]) {
-        if temporary.isEmpty, temporaryBacklog.count == objects.count, previousIDs.count == objects.count, isBacklog(of: objects, from: previousIDs) {
+    /// Registers `objects`, registered until now by `previousIDs`, by `newIDs` (the IDs they
+    /// carry now), without reading the objects: a save's inserted objects are many, and their
+    /// memory has long left the cache.
+    mutating func rekey(_ objects: [ManagedObject], from previousIDs: [ManagedObjectID], to newIDs: [ManagedObjectID]) {
+        precondition(previousIDs.count == objects.count && newIDs.count == objects.count, "one previous and one new ID per object")
+        if temporary.isEmpty, temporaryBacklog.count == objects.count, !newIDs.contains(where: \.isTemporaryID),
+           isBacklog(of: objects, from: previousIDs) {
             // Exactly the listed inserts, in order, now permanent: nothing temporary is left.
             temporaryBacklog = []
-            for object in objects { self[object.objectID] = object }
+            for index in objects.indices { self[newIDs[index]] = objects[index] }
             return
         }
         // Otherwise entry by entry, each previous entry removed only if it is still the object's.
-        for (object, previous) in zip(objects, previousIDs) where previous != object.objectID {
-            remove(previous, ifHolding: Entry.passUnretained(object))
-            self[object.objectID] = object
+        for index in objects.indices where previousIDs[index] != newIDs[index] {
+            remove(previousIDs[index], ifHolding: Entry.passUnretained(objects[index]))
+            self[newIDs[index]] = objects[index]
         }
     }
 }

@@ -21,6 +21,13 @@ struct ChangeLists {
     /// Counts the changes to the lists: equal counts before and after some work mean the work
     /// changed nothing in them.
     private(set) var version = 0
+    /// Whether a listed object is of a subclass, whose `willSave()`, `didSave()` or validation
+    /// may do something: without one, a save skips the passes that would only call the base
+    /// class's (empty or rule-driven) methods. Stays set while objects leave the lists.
+    private(set) var holdsSubclassObjects = false
+    /// Whether a listed object's entity has a rule its validation checks (a property rule for an
+    /// insert or update, a `deny` delete rule for a delete). Stays set while objects leave.
+    private(set) var holdsObjectsWithRules = false
 
     /// Whether no object is in any list.
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
@@ -38,6 +45,14 @@ struct ChangeLists {
         case .updated: Self.remove(object, from: &updated)
         case .deleted: Self.remove(object, from: &deleted)
         }
+        if change != .none {
+            // Read while the object is at hand, so that a save need not visit every object.
+            if !holdsSubclassObjects, type(of: object) != ManagedObject.self { holdsSubclassObjects = true }
+            if !holdsObjectsWithRules,
+               change == .deleted ? object.entity.hasDenyRule : !object.entity.propertiesWithRules.isEmpty {
+                holdsObjectsWithRules = true
+            }
+        }
         switch change {
         case .none: break
         case .inserted: inserted.append(object)
@@ -49,7 +64,14 @@ struct ChangeLists {
 
     /// Empties the three lists.
     mutating func removeAll() {
-        for object in all { object.pendingChange = .none }
+        for list in [inserted, updated, deleted] {
+            for object in list { object.pendingChange = .none }
+        }
+        forgetAll()
+    }
+
+    /// Empties the lists of objects whose pending change the caller has already cleared.
+    mutating func forgetAll() {
         let next = version &+ 1
         self = ChangeLists()
         version = next

@@ -97,6 +97,9 @@ public struct EntityDescription: Sendable, Hashable {
     /// Whether some attribute is transient (kept in memory only).
     var hasTransientAttributes: Bool { storage.fields.hasTransientAttributes }
 
+    /// Whether some relationship's delete rule is `deny`: the one rule that can fail a delete.
+    var hasDenyRule: Bool { storage.fields.hasDenyRule }
+
     /// The default values of the attributes that have one, in ``attributeLayout``: what an
     /// inserted object starts with.
     var defaultAttributeValues: AttributeValues { storage.fields.defaultAttributeValues }
@@ -198,6 +201,7 @@ extension EntityDescription {
         private(set) var relationships: [RelationshipDescription] = []
         private(set) var propertiesWithRules: [PropertyDescription] = []
         private(set) var hasTransientAttributes = false
+        private(set) var hasDenyRule = false
         private(set) var defaultAttributeValues = AttributeValues()
         private(set) var attributeLayout = AttributeLayout.empty
         private(set) var attributeTypesByPosition: [AttributeType] = []
@@ -209,6 +213,7 @@ extension EntityDescription {
             attributes = properties.compactMap(\.attribute)
             relationships = properties.compactMap(\.relationship)
             hasTransientAttributes = attributes.contains(where: \.isTransient)
+            hasDenyRule = relationships.contains { $0.deleteRule == .deny }
             attributeLayout = AttributeLayout(names: attributes.map(\.name),
                                               otherNames: properties.filter { $0.attribute == nil }.map(\.name))
             defaultAttributeValues = AttributeValues(layout: attributeLayout)
