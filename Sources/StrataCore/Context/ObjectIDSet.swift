@@ -8,7 +8,9 @@ import Synchronization
 /// (an ID added twice is listed twice), and the `Set` is made the first time a caller asks for
 /// it, and kept. Removing an ID makes the `Set` first.
 ///
-/// A value type: copies share their storage until one of them changes.
+/// A value type: copies share their storage until one of them changes. IDs added to a set are
+/// first kept in a list of the value's own (``appended``), without taking the storage's lock:
+/// a context adds one for every object it inserts.
 struct ObjectIDSet: Sendable, Hashable {
     private struct State {
         /// The IDs while ``set`` is nil, in the order added, repeats included.
@@ -33,6 +35,8 @@ struct ObjectIDSet: Sendable, Hashable {
     }
 
     private var storage: Storage
+    /// IDs added since ``storage`` was last brought up to date, in order, repeats included.
+    private var appended: [ManagedObjectID] = []
 
     /// An empty set.
     init() { storage = Storage(State()) }
@@ -43,25 +47,32 @@ struct ObjectIDSet: Sendable, Hashable {
     /// The IDs of `list`.
     init(_ list: [ManagedObjectID]) { storage = Storage(State(list: list)) }
 
-    /// The IDs as a `Set` (made on the first call, then kept).
-    var set: Set<ManagedObjectID> { storage.state.withLock { $0.makeSet() } }
+    /// The IDs as a `Set` (the stored ones made on the first call, then kept).
+    var set: Set<ManagedObjectID> {
+        let stored = storage.state.withLock { $0.makeSet() }
+        return appended.isEmpty ? stored : stored.union(appended)
+    }
 
     /// Whether there are none.
-    var isEmpty: Bool { storage.state.withLock { $0.isEmpty } }
+    var isEmpty: Bool { appended.isEmpty && storage.state.withLock { $0.isEmpty } }
 
     /// Adds `id`: listed, not hashed, until the set is read.
     mutating func insert(_ id: ManagedObjectID) {
-        makeUnique()
-        storage.state.withLock { state in
-            if state.set != nil { state.set?.insert(id) } else { state.list.append(id) }
-        }
+        appended.append(id)
     }
 
     /// Removes `id` if it is in the set.
     mutating func remove(_ id: ManagedObjectID) {
         guard !isEmpty else { return }
         makeUnique()
+        let added = appended
+        appended = []
         storage.state.withLock { state in
+            if state.set == nil {
+                state.list += added
+            } else {
+                state.set?.formUnion(added)
+            }
             _ = state.makeSet()
             state.set?.remove(id)
         }
@@ -73,7 +84,7 @@ struct ObjectIDSet: Sendable, Hashable {
     }
 
     static func == (lhs: ObjectIDSet, rhs: ObjectIDSet) -> Bool {
-        lhs.storage === rhs.storage || lhs.set == rhs.set
+        (lhs.storage === rhs.storage && lhs.appended == rhs.appended) || lhs.set == rhs.set
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(set) }

@@ -103,6 +103,17 @@ struct ObjectRegistry {
     }
 
     /// Every registered object (strong references, so they stay alive while in use).
+    /// Registers the object of `entry` for `objectID`, without retaining it (nor reading it).
+    private mutating func register(_ entry: Entry, for objectID: ManagedObjectID) {
+        guard let key = objectID.primaryKey else {
+            fileTemporaryBacklog()
+            temporary[objectID] = entry
+            return
+        }
+        guard let index = tableIndex(of: objectID, creating: true) else { return }
+        tables[index][key] = entry
+    }
+
     var objects: [ManagedObject] {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(count)
@@ -181,13 +192,13 @@ struct ObjectRegistry {
            isBacklog(of: objects, from: previousIDs) {
             // Exactly the listed inserts, in order, now permanent: nothing temporary is left.
             temporaryBacklog = []
-            for index in objects.indices { self[newIDs[index]] = objects[index] }
+            for index in objects.indices { register(Entry.passUnretained(objects[index]), for: newIDs[index]) }
             return
         }
         // Otherwise entry by entry, each previous entry removed only if it is still the object's.
         for index in objects.indices where previousIDs[index] != newIDs[index] {
             remove(previousIDs[index], ifHolding: Entry.passUnretained(objects[index]))
-            self[newIDs[index]] = objects[index]
+            register(Entry.passUnretained(objects[index]), for: newIDs[index])
         }
     }
 }
