@@ -105,17 +105,22 @@ struct SQLiteRowWriter {
             try connection.run("UPDATE \(table.name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
                                [.integer(try key(snapshot.objectID))])
         }
-        for index in request.inserted.indices { try insert(request.inserted[index]) }
+        // Rows are read in place, through the lists' buffers: a row taken out of its list, even
+        // by index, was copied whole (its ID, values and maps retained and released).
+        try request.inserted.withUnsafeBufferPointer { rows in
+            for index in rows.indices { try insert(rows[index]) }
+        }
         try raisePrimaryKeyCounters(for: request.inserted)
         for index in request.updated.indices {
             try update(request.updated[index], version: request.updated[index].version &+ 1)
         }
         // The rows this save wrote whole, by primary key: a foreign key one of them already holds
-        // is not written again from the inverse to-many. (Rows are read in place, by index: a
-        // loop over the snapshots would copy each one.)
+        // is not written again from the inverse to-many.
         let written = WrittenRows(inserted: request.inserted, updated: request.updated)
-        for rows in [request.inserted, request.updated] {
-            for index in rows.indices where !rows[index].toMany.isEmpty { try writeToMany(rows[index], written: written) }
+        for list in [request.inserted, request.updated] {
+            try list.withUnsafeBufferPointer { rows in
+                for index in rows.indices where !rows[index].toMany.isEmpty { try writeToMany(rows[index], written: written) }
+            }
         }
         try deleteRows(request.deleted.map(\.objectID))
     }
@@ -427,10 +432,10 @@ struct WrittenRows {
     /// Whether this save wrote `id`'s row whole with `owner` in its to-one `name`.
     func holds(_ name: String, of id: ManagedObjectID, pointingTo owner: ManagedObjectID) -> Bool {
         guard let key = id.primaryKey, let position = positions[key] else { return false }
-        // Read in place: a row taken out of its list would be copied.
-        func holds(_ rows: [ObjectSnapshot], _ index: Int) -> Bool {
+        let (rows, index) = position < inserted.count ? (inserted, position) : (updated, position - inserted.count)
+        // Read in place, through the list's buffer: a row taken out of its list would be copied.
+        return rows.withUnsafeBufferPointer { rows in
             rows[index].objectID == id && rows[index].toOne[name] == owner
         }
-        return position < inserted.count ? holds(inserted, position) : holds(updated, position - inserted.count)
     }
 }
