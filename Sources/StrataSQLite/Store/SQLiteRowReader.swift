@@ -163,12 +163,15 @@ final class SQLiteRowReader: SnapshotSource {
         return columns.map { "\(alias).\($0)" }.joined(separator: ", ")
     }
 
-    /// The objects a query selects, in its order. The query selects
+    /// The objects a query selects, in its order, in a list with room for `expectedRows` made
+    /// first. The query selects
     /// ``selectList(_:alias:includesValues:)`` of `table`; without values the snapshots carry
     /// only IDs and versions. With `caching`, the snapshots are kept for key paths that lead
     /// back to them (when memory has work left); without, they are not kept at all.
-    func snapshots(_ query: SQLFragment, table: SQLiteSchema.Table, includesValues: Bool, caching: Bool) throws -> [ObjectSnapshot] {
+    func snapshots(_ query: SQLFragment, table: SQLiteSchema.Table, includesValues: Bool, caching: Bool,
+                   expectedRows: Int = 0) throws -> [ObjectSnapshot] {
         var result: [ObjectSnapshot] = []
+        result.reserveCapacity(expectedRows)
         let statement = try connection.statement(query.sql)
         defer { statement.reset() }
         try statement.forEachRow(query.parameters) { row in

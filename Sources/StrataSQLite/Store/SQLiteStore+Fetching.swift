@@ -17,13 +17,27 @@ extension SQLiteStore {
             let candidates = try reader.snapshots(ofEntities: request.entityNames)
             return try SnapshotQuery.apply(request, to: candidates, source: reader, model: model)
         }
+        let wholeTable = request.predicate == nil && request.fetchLimit == 0 && request.fetchOffset == 0 && plan.coversTable
         let rows = try reader.snapshots(plan.select, table: plan.table, includesValues: plan.includesValues,
-                                        caching: !plan.isComplete)
+                                        caching: !plan.isComplete,
+                                        expectedRows: wholeTable ? try expectedRowCount(of: plan.table, state.connection) : 0)
         let ordered = !plan.checksOrderAfterReading || !reader.readNumberStoredAsBlob
         if plan.isComplete, ordered { return rows }
         var rest = request
         rest.predicate = plan.residual
         return try SnapshotQuery.apply(rest, to: rows, source: reader, model: model)
+    }
+
+    /// The most rows a fetch reserves room for before reading them.
+    static let largestRowReservation = 1 << 20
+
+    /// How many rows a fetch of all of `table` can expect: its highest `Z_PK` (one seek), at most
+    /// ``largestRowReservation``. The list of a large fetch is then made once instead of growing
+    /// by doubling, which copied it and touched fresh memory at each step; where keys have gaps
+    /// the room left over is address space that nothing touches.
+    private func expectedRowCount(of table: SQLiteSchema.Table, _ connection: SQLiteConnection) throws -> Int {
+        guard case .integer(let highest) = try connection.scalar("SELECT max(Z_PK) FROM \(table.name)") else { return 0 }
+        return Int(clamping: min(max(highest, 0), Int64(Self.largestRowReservation)))
     }
 
     /// A reader of the connection of `state`, for one call under the lock.
