@@ -38,12 +38,11 @@ extension ManagedObjectContext {
         // inserted objects had and have (the same ones when the save went into a parent).
         var committed: [ObjectSnapshot]
         let insertedIDs: (previous: [ManagedObjectID], saved: [ManagedObjectID])
+        let listed = changeLists.version == listedVersion ? listedInsertedIDs : inserted.map(\.objectID)
         if let parent {
             committed = try push(into: parent, inserted: inserted, updated: updated, deleted: deleted)
-            let ids = changeLists.version == listedVersion ? listedInsertedIDs : inserted.map(\.objectID)
-            insertedIDs = (ids, ids)
+            insertedIDs = (listed, listed)
         } else {
-            let listed = changeLists.version == listedVersion ? listedInsertedIDs : inserted.map(\.objectID)
             (committed, insertedIDs) = try saveToStores(inserted: inserted, previousIDs: listed, updated: updated, deleted: deleted)
         }
 

@@ -93,7 +93,7 @@ public final class ManagedObjectContext {
     func letGoOfObjects() {
         objectsLink.end()
         let changed = changeLists.all
-        changeLists.removeAll()
+        changeLists.forgetAll()   // cutting them loose below clears their pending changes
         // Retained while being cut loose: cutting one loose can free another.
         let cyclic = registry.objects(ofEntities: model.entitiesOnReferenceCycles)
         registry.removeAll()

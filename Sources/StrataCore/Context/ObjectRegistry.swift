@@ -91,18 +91,18 @@ struct ObjectRegistry {
             return tables[index][key]?.takeUnretainedValue()
         }
         set {
-            let entry = newValue.map(Entry.passUnretained)
-            guard let key = objectID.primaryKey else {
+            if let newValue {
+                register(Entry.passUnretained(newValue), for: objectID)
+            } else if let key = objectID.primaryKey {
+                guard let index = tableIndex(of: objectID, creating: false) else { return }
+                tables[index][key] = nil
+            } else {
                 fileTemporaryBacklog()
-                temporary[objectID] = entry
-                return
+                temporary[objectID] = nil
             }
-            guard let index = tableIndex(of: objectID, creating: entry != nil) else { return }
-            tables[index][key] = entry
         }
     }
 
-    /// Every registered object (strong references, so they stay alive while in use).
     /// Registers the object of `entry` for `objectID`, without retaining it (nor reading it).
     private mutating func register(_ entry: Entry, for objectID: ManagedObjectID) {
         guard let key = objectID.primaryKey else {
@@ -114,24 +114,20 @@ struct ObjectRegistry {
         tables[index][key] = entry
     }
 
-    var objects: [ManagedObject] {
-        var objects: [ManagedObject] = []
-        objects.reserveCapacity(count)
-        for table in tables {
-            for entry in table.entries { objects.append(entry.takeUnretainedValue()) }
-        }
-        for entry in temporary.values { objects.append(entry.takeUnretainedValue()) }
-        for (_, entry) in temporaryBacklog { objects.append(entry.takeUnretainedValue()) }
-        return objects
-    }
+    /// Every registered object (strong references, so they stay alive while in use).
+    var objects: [ManagedObject] { objects(inTablesOf: { _ in true }) }
 
-    /// How many objects are registered.
     /// The objects of the entities named in `entityNames`, and every object not yet saved
     /// (held by temporary ID).
     func objects(ofEntities entityNames: Set<String>) -> [ManagedObject] {
+        objects(inTablesOf: { entityNames.contains($0) })
+    }
+
+    /// The objects of the tables whose entity `includes`, and every object held by temporary ID.
+    private func objects(inTablesOf includes: (String) -> Bool) -> [ManagedObject] {
         var objects: [ManagedObject] = []
         for (_, indexes) in tableIndexes {
-            for (entity, index) in indexes where entityNames.contains(entity) {
+            for (entity, index) in indexes where includes(entity) {
                 for entry in tables[index].entries { objects.append(entry.takeUnretainedValue()) }
             }
         }
@@ -140,6 +136,7 @@ struct ObjectRegistry {
         return objects
     }
 
+    /// How many objects are registered.
     var count: Int { tables.reduce(temporary.count + temporaryBacklog.count) { $0 + $1.count } }
 
     /// Registers a newly inserted object by its temporary ID, which no object has yet.
@@ -178,6 +175,8 @@ struct ObjectRegistry {
         return true
     }
 
+    /// Makes room for `count` more objects in the table of the entity and store of `objectID`:
+    /// what a fetch of that many rows, usually of one entity, asks before registering them.
     mutating func reserveCapacity(_ count: Int, like objectID: ManagedObjectID) {
         guard objectID.primaryKey != nil, let index = tableIndex(of: objectID, creating: true) else { return }
         tables[index].reserveCapacity(tables[index].count + count)

@@ -14,6 +14,12 @@ extension SQLiteStore {
         case fetchingAsRequested
     }
 
+    /// How many of `total` matching objects the offset and limit of `request` leave.
+    private static func ranged(_ total: Int, _ request: StoreFetchRequest) -> Int {
+        let remaining = max(0, total - request.fetchOffset)
+        return request.fetchLimit > 0 ? min(remaining, request.fetchLimit) : remaining
+    }
+
     /// Counts in SQL (`count(*)`) when SQL answers the whole predicate, and gives what
     /// ``fetch(_:)`` gives otherwise: the number of objects it returns, or the error it throws.
     /// A count whose entities fill their table has no `Z_ENT` condition; when the table may hold
@@ -22,16 +28,14 @@ extension SQLiteStore {
     public func count(_ request: StoreFetchRequest) throws -> Int {
         switch try withConnection({ state in try countRoute(request, in: state) }) {
         case .counted(let total):
-            let remaining = max(0, total - request.fetchOffset)
-            return request.fetchLimit > 0 ? min(remaining, request.fetchLimit) : remaining
+            return Self.ranged(total, request)
         case .fetchingCandidates:
             var unranged = request
             unranged.fetchLimit = 0
             unranged.fetchOffset = 0
             unranged.sortDescriptors = []
             unranged.includesPropertyValues = false
-            let remaining = max(0, try fetch(unranged).count - request.fetchOffset)
-            return request.fetchLimit > 0 ? min(remaining, request.fetchLimit) : remaining
+            return Self.ranged(try fetch(unranged).count, request)
         case .fetchingAsRequested:
             var idsOnly = request
             idsOnly.includesPropertyValues = false
