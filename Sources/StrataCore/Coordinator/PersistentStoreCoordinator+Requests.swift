@@ -115,7 +115,7 @@ extension PersistentStoreCoordinator {
         guard let store = persistentStore(of: objectID) else { return nil }
         if let cached = rowCache.snapshot(for: objectID) { return cached }
         let snapshot = try store.snapshot(for: objectID)
-        if let snapshot { rowCache.insert(CollectionOfOne(snapshot)) }
+        if let snapshot { rowCache.insert([snapshot]) }
         return snapshot
     }
 

@@ -11,37 +11,102 @@ import Synchronization
 /// by another coordinator or process are seen when an object is refreshed or fetched, and a save
 /// over such a change fails with a merge conflict, as without the cache.
 ///
-/// The cache keeps at most ``capacity`` rows, in two generations: rows go into the current one;
-/// when it is half full it becomes the previous one, and the one before is dropped. A row read
-/// from the previous generation moves into the current one. Each operation takes constant time.
+/// The cache keeps at most ``capacity`` rows. When it is full, a new row takes the place of one
+/// that nobody has read since the clock hand last passed it (the CLOCK approximation of least
+/// recently used): a row is marked when it is read or fetched again, and the hand, going round
+/// the rows, clears the marks it passes and gives the first unmarked row's place to the new one.
+/// A fetched row that the cache holds at the same version stays as it is (every save raises a
+/// row's version), so fetching the same rows again costs a lookup per row, not a copy and a
+/// free. Each operation takes constant time, amortised.
 final class RowCache: Sendable {
     /// The most rows the cache holds; 0 turns it off.
     let capacity: Int
-    private let generations = Mutex(Generations())
+    private let rows = Mutex(Rows())
 
-    private struct Generations {
-        var current: [ManagedObjectID: ObjectSnapshot] = [:]
-        var previous: [ManagedObjectID: ObjectSnapshot] = [:]
-
-        /// Whether no row is cached.
-        var isEmpty: Bool { current.isEmpty && previous.isEmpty }
-
-        /// The row of `objectID`; one found in the previous generation moves into the current.
-        mutating func lookUp(_ objectID: ManagedObjectID, half: Int) -> ObjectSnapshot? {
-            if let found = current[objectID] { return found }
-            guard let found = previous.removeValue(forKey: objectID) else { return nil }
-            insert(found, half: half)
-            return found
+    /// The cached rows, each in a place of a list the clock hand goes round.
+    private struct Rows {
+        /// One place of the list: a row, its version (read without touching the row) and whether
+        /// it was used since the hand last passed.
+        struct Place {
+            var snapshot: ObjectSnapshot?
+            var version: Int64 = 0
+            var isMarked = false
         }
 
-        mutating func insert(_ snapshot: consuming ObjectSnapshot, half: Int) {
-            // Moved into the generation: a snapshot the caller gives up is not copied again.
-            let objectID = snapshot.objectID
-            current[objectID] = consume snapshot
-            if current.count >= half {
-                previous = current
-                current = [:]
+        private var places: [Place] = []
+        /// The place of each cached row.
+        private var positions: [ManagedObjectID: Int] = [:]
+        /// Places emptied by removals, taken before the hand frees one.
+        private var emptyPlaces: [Int] = []
+        /// The next place the hand looks at when the list is full.
+        private var hand = 0
+
+        /// How many rows are cached.
+        var count: Int { positions.count }
+
+        /// The row of `objectID`, marked as used.
+        mutating func lookUp(_ objectID: ManagedObjectID) -> ObjectSnapshot? {
+            guard let position = positions[objectID] else { return nil }
+            places[position].isMarked = true
+            return places[position].snapshot
+        }
+
+        /// Keeps each of `snapshots`; a row cached at the same version stays, marked as used.
+        ///
+        /// The snapshots are read in place: a copy of each, retaining all it holds, is made only
+        /// for a row the cache takes.
+        mutating func keep(_ snapshots: UnsafeBufferPointer<ObjectSnapshot>, capacity: Int) {
+            for index in snapshots.indices {
+                if let position = positions[snapshots[index].objectID] {
+                    places[position].isMarked = true
+                    if places[position].version != snapshots[index].version { place(snapshots[index], at: position) }
+                } else {
+                    take(snapshots[index], capacity: capacity)
+                }
             }
+        }
+
+        /// Puts `snapshot` at `position`.
+        private mutating func place(_ snapshot: ObjectSnapshot, at position: Int) {
+            places[position] = Place(snapshot: snapshot, version: snapshot.version, isMarked: true)
+        }
+
+        /// Caches the row of `snapshot`, which the cache does not hold, in an empty place or one
+        /// the hand frees.
+        private mutating func take(_ snapshot: ObjectSnapshot, capacity: Int) {
+            let position: Int
+            if let empty = emptyPlaces.popLast() {
+                position = empty
+            } else if places.count < capacity {
+                places.append(Place())
+                position = places.count - 1
+            } else {
+                position = placeFreedByHand()
+            }
+            positions[snapshot.objectID] = position
+            places[position] = Place(snapshot: snapshot, version: snapshot.version)
+        }
+
+        /// Goes round the full list, clearing marks, to the first unmarked row; forgets it and
+        /// returns its place.
+        private mutating func placeFreedByHand() -> Int {
+            while true {
+                let position = hand
+                hand = hand + 1 == places.count ? 0 : hand + 1
+                if places[position].isMarked {
+                    places[position].isMarked = false
+                } else {
+                    if let evicted = places[position].snapshot { positions.removeValue(forKey: evicted.objectID) }
+                    return position
+                }
+            }
+        }
+
+        /// Forgets the row of `objectID`.
+        mutating func remove(_ objectID: ManagedObjectID) {
+            guard let position = positions.removeValue(forKey: objectID) else { return }
+            places[position] = Place()
+            emptyPlaces.append(position)
         }
     }
 
@@ -51,53 +116,46 @@ final class RowCache: Sendable {
     /// The cached row of `objectID`.
     func snapshot(for objectID: ManagedObjectID) -> ObjectSnapshot? {
         guard capacity > 0 else { return nil }
-        return generations.withLock { generations in
-            guard !generations.isEmpty else { return nil }
-            return generations.lookUp(objectID, half: max(1, capacity / 2))
-        }
+        return rows.withLock { rows in rows.count == 0 ? nil : rows.lookUp(objectID) }
     }
 
     /// Puts the cached rows of `objectIDs` into `found`, under one lock; returns the IDs it has
     /// no row for, in order.
     func snapshots(for objectIDs: [ManagedObjectID], into found: inout [ManagedObjectID: ObjectSnapshot]) -> [ManagedObjectID] {
         guard capacity > 0 else { return objectIDs }
-        return generations.withLock { generations in
-            guard !generations.isEmpty else { return objectIDs }
+        return rows.withLock { rows in
+            guard rows.count > 0 else { return objectIDs }
             var missing: [ManagedObjectID] = []
-            let half = max(1, capacity / 2)
             for id in objectIDs {
-                if let cached = generations.lookUp(id, half: half) { found[id] = cached } else { missing.append(id) }
+                if let cached = rows.lookUp(id) { found[id] = cached } else { missing.append(id) }
             }
             return missing
         }
     }
 
-    /// Keeps `snapshots`, unless there are more of them than the cache holds.
-    func insert(_ snapshots: some Collection<ObjectSnapshot>) {
+    /// Keeps `snapshots`, unless there are more of them than the cache holds; a row the cache
+    /// holds at the same version stays as it is.
+    func insert(_ snapshots: [ObjectSnapshot]) {
         guard capacity > 0, !snapshots.isEmpty, snapshots.count <= capacity else { return }
-        let half = max(1, capacity / 2)
-        generations.withLock { generations in
-            for snapshot in snapshots { generations.insert(snapshot, half: half) }
+        rows.withLock { rows in
+            snapshots.withUnsafeBufferPointer { rows.keep($0, capacity: capacity) }
         }
     }
 
     /// Forgets the rows of `objectIDs`.
     func remove(_ objectIDs: some Sequence<ManagedObjectID>) {
         guard capacity > 0 else { return }
-        generations.withLock { generations in
-            guard !generations.isEmpty else { return }
-            for id in objectIDs {
-                generations.current.removeValue(forKey: id)
-                generations.previous.removeValue(forKey: id)
-            }
+        rows.withLock { rows in
+            guard rows.count > 0 else { return }
+            for id in objectIDs { rows.remove(id) }
         }
     }
 
     /// Forgets every row.
     func removeAll() {
-        generations.withLock { $0 = Generations() }
+        rows.withLock { $0 = Rows() }
     }
 
     /// How many rows the cache holds now.
-    var count: Int { generations.withLock { $0.current.count + $0.previous.count } }
+    var count: Int { rows.withLock { $0.count } }
 }

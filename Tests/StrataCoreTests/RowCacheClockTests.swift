@@ -1,0 +1,72 @@
+@testable import StrataCore
+import Testing
+
+/// The coordinator's row cache on its own: which row a full cache gives up, and which rows a
+/// fetch of the same rows replaces.
+@Suite("Row cache replacement")
+struct RowCacheClockTests {
+    private func row(_ key: Int64, version: Int64 = 1, name: String = "") -> ObjectSnapshot {
+        ObjectSnapshot(objectID: ManagedObjectID(entityName: "Person", storeIdentifier: "STORE", primaryKey: key),
+                       version: version, attributes: ["name": .string(name)])
+    }
+
+    private func id(_ key: Int64) -> ManagedObjectID { row(key).objectID }
+
+    private func cached(_ cache: RowCache, _ keys: ClosedRange<Int64>) -> [Int64] {
+        keys.filter { cache.snapshot(for: id($0)) != nil }
+    }
+
+    @Test("a full cache gives up a row nobody read since the hand passed, not one just read")
+    func readRowsStay() {
+        let cache = RowCache(capacity: 3)
+        cache.insert([row(1), row(2), row(3)])
+        #expect(cache.snapshot(for: id(1)) != nil)   // marks row 1
+        cache.insert([row(4)])
+        // The hand clears row 1's mark and gives up row 2, the first unmarked one.
+        #expect(cache.count == 3)
+        #expect(cache.snapshot(for: id(2)) == nil)
+        #expect(cached(cache, 1...4) == [1, 3, 4])
+        cache.insert([row(5)])
+        // The reads above marked every row: the hand clears the marks all the way round and gives
+        // up row 3, where it stood.
+        #expect(cached(cache, 1...5) == [1, 4, 5])
+    }
+
+    @Test("a fetched row at the cached version stays as cached; a newer version replaces it")
+    func versions() throws {
+        let cache = RowCache(capacity: 4)
+        cache.insert([row(1, version: 1, name: "first")])
+        cache.insert([row(1, version: 1, name: "same version")])
+        #expect(cache.snapshot(for: id(1))?.attributes["name"] == .string("first"))
+        cache.insert([row(1, version: 2, name: "saved again")])
+        #expect(cache.snapshot(for: id(1))?.attributes["name"] == .string("saved again"))
+        #expect(cache.count == 1)
+    }
+
+    @Test("removed rows free their places for the next rows; more rows than the capacity are not kept")
+    func removalAndSize() {
+        let cache = RowCache(capacity: 3)
+        cache.insert([row(1), row(2), row(3)])
+        cache.remove([id(2)])
+        #expect(cache.count == 2)
+        cache.insert([row(4)])
+        #expect(cached(cache, 1...4) == [1, 3, 4], "the emptied place took row 4; no row was given up")
+        cache.insert([row(5), row(6), row(7), row(8)])
+        #expect(cached(cache, 1...8) == [1, 3, 4], "four rows are more than the cache holds")
+        cache.removeAll()
+        #expect(cache.count == 0)
+        cache.insert([row(9)])
+        #expect(cached(cache, 9...9) == [9])
+    }
+
+    @Test("a cache kept full by a stream of rows never holds more than its capacity")
+    func stream() {
+        let cache = RowCache(capacity: 5)
+        for key in Int64(1)...100 {
+            cache.insert([row(key)])
+            if key.isMultiple(of: 3) { _ = cache.snapshot(for: id(key)) }
+            #expect(cache.count == min(Int(key), 5))
+        }
+        #expect(cache.snapshot(for: id(100)) != nil)
+    }
+}
