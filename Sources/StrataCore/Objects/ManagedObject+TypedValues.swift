@@ -91,12 +91,13 @@ extension ManagedObject {
     /// typed ``value(forKey:as:)``, specialised for no Swift type.
     @usableFromInline
     func typedRead(forKey key: String, as type: AttributeType) throws -> TypedRead {
-        let layout = entity.attributeLayout
-        guard let attribute = plainAttribute(key, in: layout) else { return .untyped(try value(forKey: key)) }
-        guard let stored = try storedAttribute(at: attribute.position, of: layout), attribute.type == type else {
-            return .absent
+        try withAttributeLayout { layout in
+            guard let attribute = plainAttribute(key, in: layout) else { return .untyped(try value(forKey: key)) }
+            guard let stored = try storedAttribute(at: attribute.position, of: layout), attribute.type == type else {
+                return .absent
+            }
+            return .stored(stored)
         }
-        return .stored(stored)
     }
 
     /// Sets the attribute `key` to `stored`, a value of an attribute of `type`, when the
@@ -104,12 +105,13 @@ extension ManagedObject {
     @usableFromInline
     func typedWrite(_ stored: AttributeValue?, of type: AttributeType, forKey key: String,
                     untyped: @autoclosure () -> Any?) throws {
-        let layout = entity.attributeLayout
-        guard let attribute = plainAttribute(key, in: layout) else { return try setValue(untyped(), forKey: key) }
-        try setStoredAttribute(at: attribute.position, of: layout) {
-            guard let stored else { return nil }
-            guard attribute.type != type, let value = untyped() else { return stored }
-            return try AttributeValue.make(from: value, ofType: attribute.type, key: key, entity: entity.name)
+        try withAttributeLayout { layout in
+            guard let attribute = plainAttribute(key, in: layout) else { return try setValue(untyped(), forKey: key) }
+            try setStoredAttribute(at: attribute.position, of: layout) {
+                guard let stored else { return nil }
+                guard attribute.type != type, let value = untyped() else { return stored }
+                return try AttributeValue.make(from: value, ofType: attribute.type, key: key, entity: entity.name)
+            }
         }
     }
 
