@@ -53,4 +53,16 @@ struct NameMapTests {
         #expect(map.count == 2)
         #expect(map["x"] == 3)
     }
+
+    @Test("holds(_:for:) answers as comparing the looked-up value does")
+    func holds() {
+        var map: NameMap<ManagedObjectID> = ["manager": Self.id(1), "department": Self.id(2)]
+        #expect(map.holds(Self.id(1), for: "manager"))
+        #expect(map.holds(Self.id(1), for: String("manag") + "er"), "any spelling of the name")
+        #expect(!map.holds(Self.id(2), for: "manager"))
+        #expect(!map.holds(Self.id(1), for: "mentor"), "a name without a value holds nothing")
+        map["manager"] = nil
+        #expect(!map.holds(Self.id(1), for: "manager"))
+        #expect(map.holds(Self.id(2), for: "department"))
+    }
 }

@@ -66,6 +66,13 @@ public struct NameMap<Value>: ExpressibleByDictionaryLiteral, Sequence {
         }
     }
 
+    /// Whether the value for `name` is `value`, compared where it is kept rather than copied out.
+    @inlinable
+    public func holds(_ value: Value, for name: String) -> Bool where Value: Equatable {
+        guard let index = index(of: name) else { return false }
+        return entries.withUnsafeBufferPointer { $0[index].value == value }
+    }
+
     /// Changes the value for `name` in place (starting from `defaultValue` when there is none)
     /// and returns what `body` returns.
     mutating func modify<Result>(_ name: String, default defaultValue: @autoclosure () -> Value,

@@ -415,7 +415,7 @@ final class SQLPredicateTranslator {
         let alias = newAlias()
         let element = SQLRow(alias: alias, entities: [destination], table: table, isOptional: false, level: level)
         switch storage {
-        case let .inverseForeignKey(tableName, column, orderColumn):
+        case let .inverseForeignKey(tableName, column, orderColumn, _):
             return Hop(element: element, from: "\(tableName) \(alias)", link: "\(alias).\(column) = \(owner.alias).Z_PK",
                        order: (orderColumn.map { ["\(alias).\($0)"] } ?? []) + ["\(alias).Z_PK"])
         case let .joinTable(index, reversed):

@@ -75,8 +75,8 @@ struct SQLiteSchema: Sendable {
 
     /// Where one to-many relationship's destinations are found.
     enum ToManyStorage: Sendable {
-        /// A foreign key on the destination's table (the inverse is a to-one).
-        case inverseForeignKey(table: String, column: String, orderColumn: String?)
+        /// A foreign key on the destination's table, the column of the inverse to-one `inverse`.
+        case inverseForeignKey(table: String, column: String, orderColumn: String?, inverse: String)
         /// A join table; `reversed` when this side reads it from the destination column.
         case joinTable(index: Int, reversed: Bool)
     }
@@ -175,7 +175,8 @@ struct SQLiteSchema: Sendable {
                    let destination = model.entity(named: relationship.destinationEntityName),
                    let table = tables[destination.rootEntityName], let column = table.toOneColumns[inverse.name] {
                     toMany[entity.name, default: [:]][relationship.name] =
-                        .inverseForeignKey(table: table.name, column: column, orderColumn: table.orderColumns[inverse.name])
+                        .inverseForeignKey(table: table.name, column: column, orderColumn: table.orderColumns[inverse.name],
+                                           inverse: inverse.name)
                     continue
                 }
                 // Join table: shared by both sides of a many-to-many, named after one of them.

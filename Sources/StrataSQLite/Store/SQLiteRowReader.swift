@@ -278,7 +278,7 @@ final class SQLiteRowReader: SnapshotSource {
               let destinationRoot = schema.table(for: relationship.destinationEntityName) else { return [] }
         let sql: String
         switch storage {
-        case let .inverseForeignKey(table, column, orderColumn):
+        case let .inverseForeignKey(table, column, orderColumn, _):
             sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? ORDER BY \(orderColumn.map { "\($0), " } ?? "")Z_PK"
         case let .joinTable(index, reversed):
             let join = schema.joinTables[index]

@@ -284,10 +284,9 @@ struct SQLiteRowWriter {
         for (name, destinations) in snapshot.toMany {
             guard let storage = schema.toMany[snapshot.objectID.entityName]?[name] else { continue }
             switch storage {
-            case let .inverseForeignKey(table, column, orderColumn):
-                let inverse = orderColumn == nil ? inverseHolding(column, of: snapshot.objectID.entityName, relationship: name) : nil
+            case let .inverseForeignKey(table, column, orderColumn, inverse):
                 for index in destinations.indices {
-                    if let inverse, written.holds(inverse, of: destinations[index], pointingTo: snapshot.objectID) { continue }
+                    if orderColumn == nil, written.holds(inverse, of: destinations[index], pointingTo: snapshot.objectID) { continue }
                     let destination = destinations[index]
                     if let orderColumn {
                         try connection.run("UPDATE \(table) SET \(column) = ?, \(orderColumn) = ? WHERE Z_PK = ?",
@@ -321,14 +320,6 @@ struct SQLiteRowWriter {
                 }
             }
         }
-    }
-
-    /// The inverse to-one of `relationship` of `entityName` when its foreign key is `column`.
-    private func inverseHolding(_ column: String, of entityName: String, relationship: String) -> String? {
-        guard let declared = schema.model.entity(named: entityName)?.relationship(named: relationship),
-              let inverse = declared.inverseName,
-              schema.table(for: declared.destinationEntityName)?.toOneColumns[inverse] == column else { return nil }
-        return inverse
     }
 
     /// Deletes the rows of `ids` and their rows in join tables, table by table, with one
@@ -432,10 +423,12 @@ struct WrittenRows {
     /// Whether this save wrote `id`'s row whole with `owner` in its to-one `name`.
     func holds(_ name: String, of id: ManagedObjectID, pointingTo owner: ManagedObjectID) -> Bool {
         guard let key = id.primaryKey, let position = positions[key] else { return false }
-        let (rows, index) = position < inserted.count ? (inserted, position) : (updated, position - inserted.count)
-        // Read in place, through the list's buffer: a row taken out of its list would be copied.
-        return rows.withUnsafeBufferPointer { rows in
-            rows[index].objectID == id && rows[index].toOne[name] == owner
+        // Read in place, through the list's buffer: a row or a to-one taken out would be copied.
+        func holds(_ rows: UnsafeBufferPointer<ObjectSnapshot>, at index: Int) -> Bool {
+            rows[index].objectID == id && rows[index].toOne.holds(owner, for: name)
         }
+        return position < inserted.count
+            ? inserted.withUnsafeBufferPointer { holds($0, at: position) }
+            : updated.withUnsafeBufferPointer { holds($0, at: position - inserted.count) }
     }
 }

@@ -428,7 +428,7 @@ private struct SQLiteDeletePlan {
         let select: String
         if relationship.isToMany {
             switch schema.toMany[entity]?[relationship.name] {
-            case let .inverseForeignKey(table, column, _)?:
+            case let .inverseForeignKey(table, column, _, _)?:
                 select = "SELECT d.\(column), d.Z_PK, d.Z_ENT FROM \(table) d WHERE d.\(column) IN "
             case let .joinTable(index, reversed)?:
                 let join = schema.joinTables[index]
