@@ -90,4 +90,17 @@ struct RowCacheTests {
         #expect(coordinator.cachedRowCount <= 4)
         #expect(coordinator.cachedRowCount > 0)
     }
+
+    @Test("rows fetched again stay cached when they are more than half the capacity", arguments: StoreUnderTest.all)
+    func workingSetAboveHalf(store: StoreUnderTest) throws {
+        let (coordinator, counting, ids) = try people(store, capacity: 12)
+        for _ in 0..<3 { _ = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "Employee")) }
+        #expect(coordinator.cachedRowCount == 10)
+
+        let reader = ManagedObjectContext(coordinator: coordinator)
+        counting.reset()
+        let names = try ids.map { try reader.object(with: $0).string("name") }
+        #expect(names == (0..<10).map { "E\($0)" })
+        #expect(counting.reads == 0, "all ten rows were still cached after fetching them again")
+    }
 }
