@@ -37,6 +37,14 @@ public struct ContextChanges: Sendable, Hashable {
         self.deletedIDs = ObjectIDSet(deletedIDs)
     }
 
+    /// Moves the IDs added one by one into the shared storage of each set (see
+    /// ``ObjectIDSet/settle()``), before the changes are posted.
+    mutating func settle() {
+        insertedIDs.settle()
+        updatedIDs.settle()
+        deletedIDs.settle()
+    }
+
     /// Whether nothing changed.
     public var isEmpty: Bool { insertedIDs.isEmpty && updatedIDs.isEmpty && deletedIDs.isEmpty }
 }
@@ -85,8 +93,9 @@ extension ManagedObjectContext {
     /// Posts ``objectsDidChangeNotification`` for the changes made since the last time.
     public func processPendingChanges() {
         guard !pendingChanges.isEmpty else { return }
-        let changes = pendingChanges
+        var changes = pendingChanges
         pendingChanges = ContextChanges()
+        changes.settle()
         post(Self.objectsDidChangeNotification, changes)
     }
 }

@@ -47,7 +47,7 @@ struct ObjectIDSet: Sendable, Hashable {
     /// The IDs of `list`.
     init(_ list: [ManagedObjectID]) { storage = Storage(State(list: list)) }
 
-    /// The IDs as a `Set` (the stored ones made on the first call, then kept).
+    /// The IDs as a `Set` (made on the first call, then kept, once ``settle()`` has run).
     var set: Set<ManagedObjectID> {
         let stored = storage.state.withLock { $0.makeSet() }
         return appended.isEmpty ? stored : stored.union(appended)
@@ -64,17 +64,22 @@ struct ObjectIDSet: Sendable, Hashable {
     /// Removes `id` if it is in the set.
     mutating func remove(_ id: ManagedObjectID) {
         guard !isEmpty else { return }
+        settle()
+        storage.state.withLock { state in
+            _ = state.makeSet()
+            state.set?.remove(id)
+        }
+    }
+
+    /// Moves the IDs added since into the shared storage, still unhashed: before the value is
+    /// handed out, so that the `Set` its readers make is made once and kept.
+    mutating func settle() {
+        guard !appended.isEmpty else { return }
         makeUnique()
         let added = appended
         appended = []
         storage.state.withLock { state in
-            if state.set == nil {
-                state.list += added
-            } else {
-                state.set?.formUnion(added)
-            }
-            _ = state.makeSet()
-            state.set?.remove(id)
+            if state.set == nil { state.list += added } else { state.set?.formUnion(added) }
         }
     }
 

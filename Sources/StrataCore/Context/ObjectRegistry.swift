@@ -162,8 +162,6 @@ struct ObjectRegistry {
         tables[table].remove(key, ifHolding: object)
     }
 
-    /// Whether the backlog of temporary IDs lists exactly `objects`, by `previousIDs`, in order,
-    /// each with a permanent ID now.
     /// Whether `objects`, registered by `previousIDs`, are exactly the listed inserts, in order:
     /// compared by reference, without reading the objects themselves.
     private func isBacklog(of objects: [ManagedObject], from previousIDs: [ManagedObjectID]) -> Bool {
