@@ -9,16 +9,9 @@ import Testing
 /// one writing process; see docs/formats/.)
 @Suite("Several processes on one store")
 struct MultiProcessTests {
-    /// The model `StoreSaveLoop` opens its store with.
-    private func model() throws -> ManagedObjectModel {
-        try ManagedObjectModel {
-            EntityDescription("Item") { Attribute("index", .integer64) }
-            EntityDescription("Counter") { Attribute("value", .integer64) }
-        }
-    }
-
     /// Runs `StoreSaveLoop` on the SQLite store at `url` with `arguments` in `count` processes at
-    /// once, and returns what each printed once all have exited successfully.
+    /// once, waits for all of them, and returns what each printed (a writer that failed is
+    /// recorded as a failed expectation).
     private func runSaveLoops(_ count: Int, on url: URL, arguments: [String]) throws -> [String] {
         let executable = try #require(CrashSafetyTests.saveLoopExecutable(), "StoreSaveLoop is not built next to the test binary")
         let writers = try (0..<count).map { _ in
@@ -44,7 +37,7 @@ struct MultiProcessTests {
     /// A context on the SQLite store at `url`, created (schema and all) when there is none yet.
     private func open(_ url: URL) throws -> ManagedObjectContext {
         StoreType.registerBuiltInTypes()
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try model())
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try CrashSafetyTests.model())
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         return ManagedObjectContext(coordinator: coordinator)
     }

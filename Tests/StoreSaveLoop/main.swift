@@ -13,12 +13,14 @@
 //
 // With `--increments N` it adds 1 to the store's Counters N times, one save each, the counters
 // taken in turn (in key order), and prints "incremented N conflicts C": the multi-process test
-// runs several at once on the same counters. Each increment fetches the counters again and saves
-// at once; a save by another process in between makes the save fail with a merge conflict
-// (optimistic locking on the version), and the context is reset and the increment made again.
+// runs several at once on the same counters. Each increment adds to the value the context last
+// loaded (a fetch does not reload an object already loaded); a save by another process since
+// then makes the save fail with a merge conflict (optimistic locking on the version), and the
+// context is reset and the increment made again from the stored value.
 //
-// It stops by itself after a minute (five in increments mode), or when its parent goes away,
-// so a test that dies cannot leave it running.
+// The save loop stops by itself after a minute, and the increments after five, or when its
+// parent goes away, so a test that dies cannot leave it running; `--items` inserts its N items
+// and exits.
 
 import Foundation
 import Strata

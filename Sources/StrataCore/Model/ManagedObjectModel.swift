@@ -81,8 +81,14 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
 
     /// `entity` followed by every entity that inherits from it, depth first.
     public func entityAndDescendants(of name: String) -> [String] {
+        Self.entityAndDescendants(of: name, in: entitiesByName)
+    }
+
+    /// `name` followed by every entity of `entitiesByName` that inherits from it, depth first:
+    /// for the model's own initialiser, before the model exists.
+    static func entityAndDescendants(of name: String, in entitiesByName: [String: EntityDescription]) -> [String] {
         guard let entity = entitiesByName[name] else { return [] }
-        return [name] + entity.subentityNames.flatMap { entityAndDescendants(of: $0) }
+        return [name] + entity.subentityNames.flatMap { entityAndDescendants(of: $0, in: entitiesByName) }
     }
 
     /// Whether `name` is `ancestor` or inherits from it.

@@ -15,24 +15,12 @@ enum ReferenceCycles {
         for (name, entity) in entitiesByName {
             if entity.relationships.contains(where: \.isToMany) { result.insert(name) }
             toOneTargets[name] = entity.relationships.filter { !$0.isToMany }
-                .flatMap { descendants(of: $0.destinationEntityName, in: entitiesByName) }
+                .flatMap { ManagedObjectModel.entityAndDescendants(of: $0.destinationEntityName, in: entitiesByName) }
         }
         for name in entitiesByName.keys where !result.contains(name) {
             if reaches(name, from: toOneTargets[name] ?? [], through: toOneTargets) { result.insert(name) }
         }
         return result
-    }
-
-    /// `name` and every entity below it.
-    private static func descendants(of name: String, in entitiesByName: [String: EntityDescription]) -> [String] {
-        var names: [String] = []
-        var pending = [name]
-        while let next = pending.popLast() {
-            guard !names.contains(next), let entity = entitiesByName[next] else { continue }
-            names.append(next)
-            pending.append(contentsOf: entity.subentityNames)
-        }
-        return names
     }
 
     /// Whether following to-ones from `starts` arrives at `target`.

@@ -150,16 +150,9 @@ struct DictionaryFetch {
         of rows: [FetchRow], read: (FetchRow, ResolvedKeyPath) throws -> AttributeValue?
     ) throws -> [FetchedDictionary] {
         if aggregates { return try dictionaries(ofGroups: try groups(of: rows, read: read)) }
-        let requested = columns.map(\.name)
-        let attributes = Dictionary(columns.map { ($0.name, $0.attribute) }, uniquingKeysWith: { first, _ in first })
-        let results = try rows.map { row in
-            var values: [String: AttributeValue] = [:]
-            for column in columns {
-                guard case .value(let path) = column.kind, let value = try read(row, path) else { continue }
-                values[column.name] = try convert(value, column)
-            }
-            return FetchedDictionary(requestedKeys: requested, storedValues: values, attributes: attributes,
-                                     entityName: entityName)
+        let results = try plainDictionaries(rows) { row, _, column in
+            guard case .value(let path) = column.kind else { return nil }
+            return try read(row, path)
         }
         // Rows of a plain fetch come ranged already; distinct results are ranged here.
         return distinct ? ranged(madeDistinct(results)) : results
@@ -180,17 +173,28 @@ struct DictionaryFetch {
     /// The result dictionaries of rows a store read as the values of `keys` (``storeKeys``), in
     /// the request's order and range.
     func dictionaries(ofRowValues rows: [[AttributeValue?]], keys: [String]) throws -> [FetchedDictionary] {
-        let requested = columns.map(\.name)
-        let attributes = Dictionary(columns.map { ($0.name, $0.attribute) }, uniquingKeysWith: { first, _ in first })
         let positions = columns.map { column -> Int? in
             guard case .value(let path) = column.kind, let key = path.ownKey else { return nil }
             return keys.firstIndex(of: key)
         }
+        return try plainDictionaries(rows) { row, index, _ in
+            guard let position = positions[index], position < row.count else { return nil }
+            return row[position]
+        }
+    }
+
+    /// One dictionary per row of a fetch without grouping: each column's value, as `value`
+    /// gives it for the row and the column (with its index), converted as the column asks.
+    private func plainDictionaries<Row>(
+        _ rows: [Row], value: (Row, Int, Column) throws -> AttributeValue?
+    ) throws -> [FetchedDictionary] {
+        let requested = columns.map(\.name)
+        let attributes = Dictionary(columns.map { ($0.name, $0.attribute) }, uniquingKeysWith: { first, _ in first })
         return try rows.map { row in
             var values: [String: AttributeValue] = [:]
-            for (column, position) in zip(columns, positions) {
-                guard let position, position < row.count, let value = row[position] else { continue }
-                values[column.name] = try convert(value, column)
+            for (index, column) in columns.enumerated() {
+                guard let found = try value(row, index, column) else { continue }
+                values[column.name] = try convert(found, column)
             }
             return FetchedDictionary(requestedKeys: requested, storedValues: values, attributes: attributes, entityName: entityName)
         }
@@ -209,9 +213,13 @@ struct DictionaryFetch {
         guard result.isArranged else { return try dictionaries(ofGroups: result.groups) }
         let results = try groupedDictionaries(result.groups, arranged: true)
         // A store that arranged the groups ranged them too, unless distinct results must be
-        // made here first (see `arrangement`).
-        return distinct && !groupsAreDistinctResults ? ranged(madeDistinct(results)) : results
+        // made here first.
+        return storeRanges ? results : ranged(madeDistinct(results))
     }
+
+    /// Whether a store that arranges the groups ranges them too: unless distinct results must be
+    /// made of them first, which only groups that may make equal dictionaries need.
+    private var storeRanges: Bool { !distinct || groupsAreDistinctResults }
 
     /// The columns a store groups by: the grouping columns, none when aggregates fold every row
     /// into one group, and every column for distinct results without aggregates (distinct
@@ -310,9 +318,8 @@ struct DictionaryFetch {
             for column in groupColumns {
                 if let value = groupValue(of: column) { names[column.name] = value }
             }
-            let rangesThere = !distinct || groupsAreDistinctResults
             arrangement = .init(names: names, having: having, sortDescriptors: sortDescriptors,
-                                offset: rangesThere ? offset : 0, limit: rangesThere ? limit : 0)
+                                offset: storeRanges ? offset : 0, limit: storeRanges ? limit : 0)
         }
         return StoreGroupingRequest(entityNames: entityNames, predicate: predicate, groupBy: groupKeys,
                                     aggregates: storeAggregates, arrangement: arrangement)
@@ -349,6 +356,7 @@ struct DictionaryFetch {
         let allColumns = groupColumns
         let attributes = Dictionary(allColumns.map { ($0.name, $0.attribute) }, uniquingKeysWith: { first, _ in first })
         let values = allColumns.map(groupValue(of:))
+        let allNames = allColumns.map(\.name)
 
         var results: [FetchedDictionary] = []
         for group in groups {
@@ -361,7 +369,7 @@ struct DictionaryFetch {
                 }
                 if let value { stored[column.name] = try convert(value, column) }
             }
-            let full = FetchedDictionary(requestedKeys: allColumns.map(\.name), storedValues: stored, attributes: attributes,
+            let full = FetchedDictionary(requestedKeys: allNames, storedValues: stored, attributes: attributes,
                                          entityName: entityName)
             if !arranged, let having, !(try having.evaluate(with: full)) { continue }
             results.append(full)
@@ -373,9 +381,10 @@ struct DictionaryFetch {
         }
         guard allColumns.count != columns.count else { return results }
         let output = Set(outputKeys)
+        let outputAttributes = attributes.filter { output.contains($0.key) }
         return results.map { full in
             FetchedDictionary(requestedKeys: outputKeys, storedValues: full.storedValues.filter { output.contains($0.key) },
-                              attributes: attributes.filter { output.contains($0.key) }, entityName: entityName)
+                              attributes: outputAttributes, entityName: entityName)
         }
     }
 

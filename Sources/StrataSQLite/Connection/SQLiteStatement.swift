@@ -45,31 +45,17 @@ final class SQLiteStatement {
         guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
     }
 
-    /// Binds `text` to the parameter at `offset` (0 for the first): what ``bind(_:at:)`` does
-    /// with `.text(text)`, for a caller that holds the string itself.
-    func bind(text: String, at offset: Int) throws(SQLiteError) {
-        let result = bindText(text, at: Int32(offset + 1))
-        guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
-    }
-
-    /// Binds `data` to the parameter at `offset` (0 for the first): what ``bind(_:at:)`` does
-    /// with `.blob(data)`, for a caller that holds the bytes themselves.
-    func bind(blob data: Data, at offset: Int) throws(SQLiteError) {
-        let result = bindBlob(data, at: Int32(offset + 1))
-        guard result == SQLITE_OK else { throw connection.lastError(sql: sql, code: result) }
-    }
-
     /// `SQLITE_STATIC`: SQLite reads bound text and blobs where they are, without a copy of its
     /// own; the bytes must stay where they are until the parameter is bound again or cleared.
     private static let inPlace = unsafeBitCast(0, to: sqlite3_destructor_type.self)
 
     /// Binds `text` to the parameter at `offset` (0 for the first) where its bytes are, without
     /// SQLite copying them (a `malloc`, a copy and a `free` a value), and calls `body`, which
-    /// runs the statement and then calls ``clearBindings()``: the binding does not outlive the call.
-    /// An empty text is bound as ``bind(text:at:)`` binds it.
+    /// runs the statement; the caller calls ``clearBindings()`` once this returns or throws, so
+    /// the binding does not outlive the bytes. An empty text is bound as ``bind(_:at:)`` binds it.
     func withBytes<R>(of text: String, boundAt offset: Int, _ body: () throws -> R) throws -> R {
         guard !text.isEmpty else {
-            try bind(text: text, at: offset)
+            try bind(.text(text), at: offset)
             return try body()
         }
         var text = text
@@ -84,11 +70,11 @@ final class SQLiteStatement {
     }
 
     /// Binds `data` to the parameter at `offset` (0 for the first) where its bytes are, as
-    /// `withBytes(of:boundAt:_:)` binds text, and calls `body`, which runs the
-    /// statement and then calls ``clearBindings()``. Empty bytes are bound as ``bind(blob:at:)`` binds them.
+    /// `withBytes(of:boundAt:_:)` binds text, and calls `body`, which runs the statement; the
+    /// caller then clears the bindings. Empty bytes are bound as ``bind(_:at:)`` binds them.
     func withBytes<R>(of data: Data, boundAt offset: Int, _ body: () throws -> R) throws -> R {
         guard !data.isEmpty else {
-            try bind(blob: data, at: offset)
+            try bind(.blob(data), at: offset)
             return try body()
         }
         return try data.withUnsafeBytes { bytes in

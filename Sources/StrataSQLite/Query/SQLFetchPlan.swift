@@ -142,10 +142,7 @@ struct SQLFetchPlan {
 
         var body = "FROM \(table.name) t0" + translator.top.joinClauses + whereClause
         if !order.isEmpty { body = body + " ORDER BY " + .joined(order, separator: ", ") }
-        if rangedInSQL, request.fetchLimit > 0 || request.fetchOffset > 0 {
-            body = body + " LIMIT " + .value(.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1))
-                + " OFFSET " + .value(.integer(Int64(request.fetchOffset)))
-        }
+        if rangedInSQL { body = body + .range(offset: request.fetchOffset, limit: request.fetchLimit) }
         self.body = body
         self.select = "SELECT \(SQLiteRowReader.selectList(table, alias: "t0", includesValues: includesValues)) " + body
     }

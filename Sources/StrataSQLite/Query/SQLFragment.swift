@@ -17,6 +17,13 @@ struct SQLFragment: Sendable, Hashable, CustomStringConvertible {
     /// A single placeholder bound to `value`.
     static func value(_ value: SQLiteValue) -> SQLFragment { SQLFragment("?", [value]) }
 
+    /// ` LIMIT ? OFFSET ?` for `limit` rows (0: all) after the first `offset`; empty when the
+    /// range is everything.
+    static func range(offset: Int, limit: Int) -> SQLFragment {
+        guard offset > 0 || limit > 0 else { return SQLFragment("") }
+        return " LIMIT " + .value(.integer(limit > 0 ? Int64(limit) : -1)) + " OFFSET " + .value(.integer(Int64(max(offset, 0))))
+    }
+
     /// `1`: a condition that always holds.
     static let alwaysTrue = SQLFragment("1")
     /// `0`: a condition that never holds.

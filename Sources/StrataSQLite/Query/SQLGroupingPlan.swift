@@ -196,12 +196,8 @@ struct SQLGroupingPlan {
             order.append(try SQLFetchPlan.orderTerm(descriptor, value: value).0)
         }
         order.append(SQLFragment("g.z_first"))
-        var range = SQLFragment("")
-        if arrangement.offset > 0 || arrangement.limit > 0 {
-            range = " LIMIT " + .value(.integer(arrangement.limit > 0 ? Int64(arrangement.limit) : -1))
-                + " OFFSET " + .value(.integer(Int64(max(arrangement.offset, 0))))
-        }
-        return Arranged(filter: filter, order: .joined(order, separator: ", "), range: range)
+        return Arranged(filter: filter, order: .joined(order, separator: ", "),
+                        range: .range(offset: arrangement.offset, limit: arrangement.limit))
     }
 
     /// The groups, or nil when a column read holds a value of a storage class its type does

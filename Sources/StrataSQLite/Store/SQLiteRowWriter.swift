@@ -105,8 +105,8 @@ struct SQLiteRowWriter {
             try connection.run("UPDATE \(table.name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
                                [.integer(try key(snapshot.objectID))])
         }
-        // Rows are read in place, through the lists' buffers: a row taken out of its list, even
-        // by index, was copied whole (its ID, values and maps retained and released).
+        // Inserted rows are read in place, through the list's buffer: a row taken out of its
+        // list, even by index, was copied whole (its ID, values and maps retained and released).
         try request.inserted.withUnsafeBufferPointer { rows in
             for index in rows.indices { try insert(rows[index]) }
         }
@@ -214,20 +214,17 @@ struct SQLiteRowWriter {
                 let value: SQLiteValue = if let destination = snapshot.toOne[toOne.name] { .integer(try key(destination)) } else { .null }
                 try statement.bind(value, at: toOne.position)
             }
-            do {
-                try Self.bindAttributes(from: 0, of: snapshot.attributes, layout, to: statement)
-            } catch {
-                // A bind that failed part-way leaves no parameter pointing at bytes that are gone.
-                statement.clearBindings()
-                throw error
-            }
+            // Cleared whether the row went in or a bind failed part-way: no parameter is left
+            // pointing at bytes that are gone.
+            defer { statement.clearBindings() }
+            try Self.bindAttributes(from: 0, of: snapshot.attributes, layout, to: statement)
         }
     }
 
     /// Binds the attributes of `snapshot` from `layout.attributes[first]` on, then runs
     /// `statement`. Non-empty text and bytes are bound where they are, without SQLite copying
     /// them: the rest of the row is bound, and the statement run, within the call that keeps
-    /// them there, and the bindings are cleared before it returns.
+    /// them there; the caller clears the bindings once it returns or throws.
     private static func bindAttributes(from first: Int, of attributes: AttributeValues, _ layout: SQLiteRowLayout,
                                        to statement: SQLiteStatement) throws {
         var index = first
@@ -245,24 +242,10 @@ struct SQLiteRowWriter {
                     try bindAttributes(from: index, of: attributes, layout, to: statement)
                 }
             default:
-                try bind(value, at: position, to: statement)
+                try statement.bind(SQLiteValueCoding.encode(value), at: position)
             }
         }
-        defer { statement.clearBindings() }
         try statement.runBound()
-    }
-
-    /// Binds an attribute value to `statement` as `SQLiteValueCoding.encode` encodes it: a
-    /// string, bytes or an integer (most of what a save writes) straight from the value, without
-    /// moving it into an SQLite value first; any other kind through the encoding.
-    @inline(__always)
-    private static func bind(_ value: AttributeValue?, at position: Int, to statement: SQLiteStatement) throws(SQLiteError) {
-        switch value {
-        case .string(let text)?: try statement.bind(text: text, at: position)
-        case .binary(let data)?: try statement.bind(blob: data, at: position)
-        case .integer(let integer)?: try statement.bind(.integer(integer), at: position)
-        default: try statement.bind(SQLiteValueCoding.encode(value), at: position)
-        }
     }
 
     /// Writes `snapshot`'s row with the optimistic-locking version `version`.

@@ -5,8 +5,7 @@ extension SQLiteStore {
     /// faulting and prefetching ask for.
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {
         try withConnection { state in
-            try SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
-                .snapshots(for: objectIDs)
+            try reader(for: state).snapshots(for: objectIDs)
         }
     }
 }

@@ -211,15 +211,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
         try withConnection { state in
             guard objectID.storeIdentifier == state.identifier else { return nil }
-            return try SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
-                .snapshot(for: objectID)
+            return try reader(for: state).snapshot(for: objectID)
         }
     }
 
     public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID] {
         try withConnection { state in
-            try SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
-                .relatedObjectIDs(of: objectID, relationship: relationship)
+            try reader(for: state).relatedObjectIDs(of: objectID, relationship: relationship)
         }
     }
 
@@ -258,8 +256,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     public func contentsImage() throws -> StoreImage {
         try withConnection { state in
-            let reader = SQLiteRowReader(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts)
-            return try reader.image(metadata: state.metadata)
+            try reader(for: state).image(metadata: state.metadata)
         }
     }
 
