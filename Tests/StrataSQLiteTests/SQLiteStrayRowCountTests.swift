@@ -102,6 +102,17 @@ struct SQLiteStrayRowCountTests {
         return reason.contains("unknown Z_ENT \(code)")
     }
 
+    /// Through a context of `store`'s coordinator, a fetch of every `entityName` fails on the
+    /// row of `code`, and `count(for:)` fails the same way.
+    static func expectContextCountFailsAsFetch(_ store: TwoWayStore, _ entityName: String, code: Int64,
+                                               sourceLocation: SourceLocation = #_sourceLocation) {
+        let context = ManagedObjectContext(coordinator: store.coordinator)
+        let request = FetchRequest(entityName: entityName)
+        let fetched = Outcome { try context.fetch(request).count }
+        #expect(isUnknownEntity(fetched, code: code), sourceLocation: sourceLocation)
+        #expect(Outcome { try context.count(for: request) } == fetched, sourceLocation: sourceLocation)
+    }
+
     @Test("A count of a table one entity fills fails as the fetch does on a row of an unknown code")
     func singleEntityTable() throws {
         let (store, url) = try Self.store()
@@ -119,11 +130,7 @@ struct SQLiteStrayRowCountTests {
         let lastTwo = Self.expectAgreement(store, store.request("Book", nil, sort: byYear, offset: 2, limit: 2), "last two")
         #expect(Self.isUnknownEntity(lastTwo, code: 99))
         // Through a context: count(for:) fails as fetch does.
-        let context = ManagedObjectContext(coordinator: store.coordinator)
-        let request = FetchRequest(entityName: "Book")
-        let fetched = Outcome { try context.fetch(request).count }
-        #expect(Self.isUnknownEntity(fetched, code: 99))
-        #expect(Outcome { try context.count(for: request) } == fetched)
+        Self.expectContextCountFailsAsFetch(store, "Book", code: 99)
     }
 
     @Test("A count of an entity and its sub-entities fails as the fetch does; a count of some of them leaves the row out as the fetch does")
@@ -137,11 +144,7 @@ struct SQLiteStrayRowCountTests {
         #expect(Self.expectAgreement(store, store.request("Gadget", nil), "gadgets") == .number(2))
         let itemsOnly = StoreFetchRequest(entityNames: ["Item"], predicate: nil)
         #expect(Self.expectAgreement(store, itemsOnly, "items, not gadgets") == .number(2))
-        let context = ManagedObjectContext(coordinator: store.coordinator)
-        let request = FetchRequest(entityName: "Item")
-        let fetched = Outcome { try context.fetch(request).count }
-        #expect(Self.isUnknownEntity(fetched, code: 99))
-        #expect(Outcome { try context.count(for: request) } == fetched)
+        Self.expectContextCountFailsAsFetch(store, "Item", code: 99)
     }
 
     @Test("A row holding the code of an entity of another table is a stray row too, with or without values")
