@@ -59,12 +59,20 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
     }
 }
 
-/// Temporary folders for store files, one per test.
+/// Temporary folders for store files, one per test, all inside one folder per test process that
+/// is removed when the process exits.
 public enum TemporaryFolder {
-    /// A new, empty folder under the system's temporary folder.
-    public static func make() throws -> URL {
+    /// This process's folder under the system's temporary folder.
+    private static let root: URL = {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("strata-tests-\(UUID().uuidString)", isDirectory: true)
+        atexit { try? FileManager.default.removeItem(at: TemporaryFolder.root) }
+        return url
+    }()
+
+    /// A new, empty folder inside this process's folder.
+    public static func make() throws -> URL {
+        let url = root.appendingPathComponent(UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
