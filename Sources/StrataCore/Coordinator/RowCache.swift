@@ -56,6 +56,9 @@ final class RowCache: Sendable {
         /// The snapshots are read in place: a copy of each, retaining all it holds, is made only
         /// for a row the cache takes.
         mutating func keep(_ snapshots: UnsafeBufferPointer<ObjectSnapshot>, capacity: Int) {
+            let room = min(capacity, positions.count + snapshots.count)
+            if room > positions.capacity { positions.reserveCapacity(room) }
+            if room > places.capacity { places.reserveCapacity(room) }
             for index in snapshots.indices {
                 if let position = positions[snapshots[index].objectID] {
                     places[position].isMarked = true
