@@ -64,6 +64,59 @@ struct AttributeValuesTests {
         #expect(untouched.layout === book.attributeLayout)
     }
 
+    @Test("Values made by position fill each position in order; a throw midway is the init's")
+    func madeByPosition() throws {
+        let book = try #require(try SampleModels.spelling().entitiesByName["Book"])
+        let layout = book.attributeLayout
+        var asked: [Int] = []
+        let values = AttributeValues(layout: layout) { position in
+            asked.append(position)
+            return position == 1 ? .integer(1813) : nil
+        }
+        #expect(asked == Array(0..<layout.names.count))
+        #expect(values.layout === layout && values == ["year": .integer(1813)])
+        #expect(values == AttributeValues(layout: layout, slots: [nil, .integer(1813)]))
+
+        struct Unreadable: Error {}
+        var made = 0
+        #expect(throws: Unreadable.self) {
+            _ = try AttributeValues(layout: layout) { position in
+                guard position < 1 else { throw Unreadable() }
+                made += 1
+                return .string("made before the throw")
+            }
+        }
+        #expect(made == 1)
+    }
+
+    @Test("A copy is written apart from the values it was copied from, by every writer")
+    func copiesWriteApart() async throws {
+        let book = try #require(try SampleModels.spelling().entitiesByName["Book"])
+        let layout = book.attributeLayout
+        let year = try #require(layout.position(of: "year"))
+        var original = AttributeValues(layout: layout)
+        original["title"] = .string("Persuasion")
+        let writes: [(inout AttributeValues) -> Void] = [
+            { $0["title"] = .string("Emma") },
+            { $0[position: year] = .integer(1815) },
+            { _ = $0.replaceValue(at: year, of: layout, with: .integer(1815)) },
+            { _ = $0.updateValue(.boolean(true), forKey: "extra") },
+            { _ = $0.removeValue(forKey: "title") },
+        ]
+        for write in writes {
+            var copy = original
+            write(&copy)
+            #expect(copy != original)
+            #expect(original == ["title": .string("Persuasion")] && original.layout === layout)
+        }
+        // Values shared with another thread stay as they were while this one writes its copy.
+        let shared = original
+        let reader = Task.detached { (0..<1_000).allSatisfy { _ in shared["title"] == .string("Persuasion") } }
+        for index in 0..<1_000 { original["title"] = .string("Draft \(index)") }
+        #expect(await reader.value)
+        #expect(shared["title"] == .string("Persuasion") && original["title"] == .string("Draft 999"))
+    }
+
     @Test("A name spelled at run time finds what the model's own string finds",
           arguments: ["title", "year", SampleModels.longAttributeName, "author", "missing"])
     func respelledNames(name: String) throws {

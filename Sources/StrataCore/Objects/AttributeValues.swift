@@ -5,40 +5,50 @@
 /// see the values that are set. Values made for an entity (``init(layout:)`` with the entity's
 /// ``EntityDescription/attributeLayout``) share its layout, and a value is found by position;
 /// setting a name the layout does not have extends the layout for these values alone.
-public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// The names the values are kept by, in order.
     public private(set) var layout: AttributeLayout
     /// The value at each position of the layout (visible to inlined code: stores read and
     /// write a row's values by position from their own modules).
-    @usableFromInline var slots: ContiguousArray<AttributeValue?>
+    @usableFromInline var slots: AttributeSlots
 
     /// No values.
     public init() {
         layout = .empty
-        slots = []
+        slots = .empty
     }
 
     /// No values yet, kept in `layout`.
     public init(layout: AttributeLayout) {
         self.layout = layout
-        // Reserved and appended: `init(repeating:count:)` allocates through an unspecialised
-        // standard-library path that looks the storage type up at run time, for every row read.
-        var slots = ContiguousArray<AttributeValue?>()
-        slots.reserveCapacity(layout.names.count)
-        for _ in 0..<layout.names.count { slots.append(nil) }
-        self.slots = slots
+        slots = AttributeSlots.make(count: layout.names.count) { _ in nil }
     }
 
-    /// Values kept in `layout`, the value at each position taken from `slots` in order: what a
-    /// store that decodes a row's values in layout order makes, without filling the values with
-    /// nils first. Positions `slots` does not reach have no value; slots past the layout's end
-    /// are dropped.
-    public init(layout: AttributeLayout, slots: consuming ContiguousArray<AttributeValue?>) {
-        let count = layout.names.count
-        if slots.count > count { slots.removeLast(slots.count - count) }
-        while slots.count < count { slots.append(nil) }
+    /// Values kept in `layout`, the value at each position made by `value`, in position order:
+    /// what a store that decodes a row by position makes, each value put in place as it is
+    /// decoded. When `value` throws, so does this.
+    @inlinable
+    public init(layout: AttributeLayout, values value: (_ position: Int) throws -> AttributeValue?) rethrows {
+        self.init(layout: layout, storage: try AttributeSlots.make(count: layout.names.count, value))
+    }
+
+    /// Values kept in `layout`, held in `storage`, which has a position for each of its names.
+    @usableFromInline
+    init(layout: AttributeLayout, storage: AttributeSlots) {
         self.layout = layout
-        self.slots = slots
+        slots = storage
+    }
+
+    /// Values kept in `layout`, the value at each position taken from `slots` in order.
+    /// Positions `slots` does not reach have no value; slots past the layout's end are dropped.
+    public init(layout: AttributeLayout, slots: ContiguousArray<AttributeValue?>) {
+        self.init(layout: layout) { $0 < slots.count ? slots[$0] : nil }
+    }
+
+    /// Makes ``slots`` this value's own before a write.
+    @inlinable
+    mutating func makeSlotsUnique() {
+        if !isKnownUniquelyReferenced(&slots) { slots = slots.copy(count: slots.count) }
     }
 
     /// The values of a dictionary, kept in the order of their names.
@@ -60,10 +70,11 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
         get { layout.position(of: name).flatMap { slots[$0] } }
         set {
             if let position = layout.position(of: name) {
+                makeSlotsUnique()
                 slots[position] = newValue
             } else if let newValue {
                 layout = layout.appending(name)
-                slots.append(contentsOf: repeatElement(nil, count: layout.names.count - slots.count))
+                slots = slots.copy(count: layout.names.count)
                 if let position = layout.position(of: name) { slots[position] = newValue }
             }
         }
@@ -93,7 +104,10 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
     @inlinable
     public subscript(position position: Int) -> AttributeValue? {
         get { slots[position] }
-        set { slots[position] = newValue }
+        set {
+            makeSlotsUnique()
+            slots[position] = newValue
+        }
     }
 
     /// The value at `position` of `layout` (an entity's ``EntityDescription/attributeLayout``):
@@ -108,6 +122,7 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
     @discardableResult
     public mutating func replaceValue(at position: Int, of layout: AttributeLayout, with value: AttributeValue?) -> AttributeValue? {
         if self.layout === layout {
+            makeSlotsUnique()
             defer { slots[position] = value }
             return slots[position]
         }
@@ -120,6 +135,7 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
     /// the value it replaces.
     mutating func setValue(_ value: AttributeValue?, at position: Int, of layout: AttributeLayout) {
         if self.layout === layout {
+            makeSlotsUnique()
             slots[position] = value
         } else {
             self[layout.names[position]] = value
@@ -137,16 +153,16 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
     // MARK: Like a dictionary
 
     /// How many values are set.
-    public var count: Int { slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+    public var count: Int { (0..<slots.count).reduce(0) { $0 + (slots[$1] == nil ? 0 : 1) } }
 
     /// Whether no value is set.
-    public var isEmpty: Bool { !slots.contains { $0 != nil } }
+    public var isEmpty: Bool { !(0..<slots.count).contains { slots[$0] != nil } }
 
     /// The names that have a value, in layout order.
     public var keys: [String] { map(\.key) }
 
     /// The values that are set, in layout order.
-    public var values: [AttributeValue] { slots.compactMap { $0 } }
+    public var values: [AttributeValue] { (0..<slots.count).compactMap { slots[$0] } }
 
     /// The values as a dictionary.
     public var dictionary: [String: AttributeValue] {
@@ -156,7 +172,7 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
     /// Each name that has a value, with the value, in layout order.
     public struct Iterator: IteratorProtocol {
         fileprivate let layout: AttributeLayout
-        fileprivate let slots: ContiguousArray<AttributeValue?>
+        fileprivate let slots: AttributeSlots
         fileprivate var position = 0
 
         /// The next name and value.
@@ -176,7 +192,9 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
 
     /// Values are equal when the same names have equal values, whatever their layouts.
     public static func == (lhs: AttributeValues, rhs: AttributeValues) -> Bool {
-        if lhs.layout === rhs.layout { return lhs.slots == rhs.slots }
+        if lhs.layout === rhs.layout {
+            return lhs.slots === rhs.slots || (0..<lhs.slots.count).allSatisfy { lhs.slots[$0] == rhs.slots[$0] }
+        }
         guard lhs.count == rhs.count else { return false }
         return lhs.allSatisfy { rhs[$0.key] == $0.value }
     }
@@ -191,3 +209,6 @@ public struct AttributeValues: Sendable, Hashable, Sequence, ExpressibleByDictio
         isEmpty ? "[:]" : "[" + map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "]"
     }
 }
+
+// Its storage is written only through a unique reference (copied on write), as an array's is.
+extension AttributeValues: @unchecked Sendable {}

@@ -38,9 +38,9 @@ final class SQLiteRowLayout {
     let table: SQLiteSchema.Table
     /// The entity's stored attributes that have a column, in the entity's order.
     let attributes: [Attribute]
-    /// Whether ``attributes`` are in the order of their slots, so that a row's values can be
-    /// appended one after the other, with nils for the slots between them (transient attributes).
-    let attributesInSlotOrder: Bool
+    /// The index in ``attributes`` of the attribute at each slot of ``attributeLayout``; −1 for a
+    /// slot without a column (a transient attribute).
+    let attributeAtSlot: [Int]
     /// The entity's stored to-ones that have a column, in the entity's order.
     let toOnes: [ToOne]
     /// The entity's attribute layout: a row's values are put in place by slot, and a snapshot
@@ -76,7 +76,11 @@ final class SQLiteRowLayout {
                   let position = positions[column], let slot = attributeLayout.position(of: attribute.name) else { return nil }
             return Attribute(name: attribute.name, type: attribute.type, position: position, slot: slot)
         }
-        attributesInSlotOrder = zip(attributes, attributes.dropFirst()).allSatisfy { $0.slot < $1.slot }
+        var attributeAtSlot = Array(repeating: -1, count: attributeLayout.names.count)
+        for (index, attribute) in attributes.enumerated() where attribute.slot < attributeAtSlot.count {
+            attributeAtSlot[attribute.slot] = index
+        }
+        self.attributeAtSlot = attributeAtSlot
         toOnes = entity.relationships.compactMap { relationship in
             guard !relationship.isToMany, !relationship.isTransient, let column = table.toOneColumns[relationship.name],
                   let position = positions[column] else { return nil }

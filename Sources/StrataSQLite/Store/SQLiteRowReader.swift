@@ -77,27 +77,14 @@ final class SQLiteRowReader: SnapshotSource {
         return ObjectSnapshot(objectID: id(layout.entityName, key), version: row.int64(2), attributes: attributes, toOne: toOnes)
     }
 
-    /// The attribute values in the current row of `row`, laid out as `layout`'s entity's. Values
-    /// in slot order (the usual case) are appended one after the other, with nils between them
-    /// where the entity has slots without a column; otherwise each is put in its slot.
+    /// The attribute values in the current row of `row`, laid out as `layout`'s entity's: each
+    /// decoded into its slot as the values are made.
     private func attributeValues(_ row: SQLiteStatement, _ layout: SQLiteRowLayout, key: Int64) throws -> AttributeValues {
-        // By index, reading the fields used: a copy of each element would retain its names.
-        let columns = layout.attributes
-        let slotCount = layout.attributeLayout.names.count
-        if layout.attributesInSlotOrder {
-            var slots = ContiguousArray<AttributeValue?>()
-            slots.reserveCapacity(slotCount)
-            for index in columns.indices {
-                while slots.count < columns[index].slot { slots.append(nil) }
-                slots.append(try attributeValue(row, layout, column: index, key: key))
-            }
-            return AttributeValues(layout: layout.attributeLayout, slots: slots)
+        let attributeAtSlot = layout.attributeAtSlot
+        return try AttributeValues(layout: layout.attributeLayout) { slot in
+            guard slot < attributeAtSlot.count, attributeAtSlot[slot] >= 0 else { return nil }
+            return try attributeValue(row, layout, column: attributeAtSlot[slot], key: key)
         }
-        var attributes = AttributeValues(layout: layout.attributeLayout)
-        for index in columns.indices {
-            attributes[position: columns[index].slot] = try attributeValue(row, layout, column: index, key: key)
-        }
-        return attributes
     }
 
     /// The value of the attribute `layout.attributes[column]` in the current row of `row`.
