@@ -5,8 +5,11 @@ extension PersistentStoreCoordinator {
     /// own entities with the request's order and range; the caller merges across stores.
     func fetchSnapshots(_ request: FetchRequest) throws -> [[ObjectSnapshot]] {
         try storeRequests(for: request).map { store, storeRequest in
-            let snapshots = try store.fetch(storeRequest)
-            if request.includesPropertyValues { rowCache.insert(snapshots) }
+            guard request.includesPropertyValues, rowCache.capacity > 0 else { return try store.fetch(storeRequest) }
+            let cachedRows = CachedRows(rowCache)
+            let snapshots = try store.fetch(storeRequest, reusing: cachedRows)
+            // Rows taken from the cache are there already, marked as used.
+            if cachedRows.takenCount < snapshots.count { rowCache.insert(snapshots) }
             return snapshots
         }
     }

@@ -51,6 +51,13 @@ final class RowCache: Sendable {
             return places[position].snapshot
         }
 
+        /// The row of `objectID` if it is at `version`, marked as used.
+        mutating func lookUp(_ objectID: ManagedObjectID, version: Int64) -> ObjectSnapshot? {
+            guard let position = positions[objectID], places[position].version == version else { return nil }
+            places[position].isMarked = true
+            return places[position].snapshot
+        }
+
         /// Keeps each of `snapshots`; a row cached at the same version stays, marked as used.
         ///
         /// The snapshots are read in place: a copy of each, retaining all it holds, is made only
@@ -120,6 +127,12 @@ final class RowCache: Sendable {
     func snapshot(for objectID: ManagedObjectID) -> ObjectSnapshot? {
         guard capacity > 0 else { return nil }
         return rows.withLock { rows in rows.count == 0 ? nil : rows.lookUp(objectID) }
+    }
+
+    /// The cached row of `objectID` if it is at `version`.
+    func snapshot(for objectID: ManagedObjectID, version: Int64) -> ObjectSnapshot? {
+        guard capacity > 0 else { return nil }
+        return rows.withLock { rows in rows.count == 0 ? nil : rows.lookUp(objectID, version: version) }
     }
 
     /// Puts the cached rows of `objectIDs` into `found`, under one lock; returns the IDs it has

@@ -23,6 +23,9 @@ public protocol PersistentStore: AnyObject, Sendable {
     func setMetadata(_ metadata: [String: PropertyListValue]) throws
     /// The snapshots of the objects a request matches, ordered and ranged as it asks.
     func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot]
+    /// Fetches as ``fetch(_:)`` does, and may return a row of `cachedRows` where it reads a row
+    /// at the version cached, instead of the row it read. The default fetches and ignores them.
+    func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows) throws -> [ObjectSnapshot]
     /// The IDs of the objects a request matches, ordered and ranged as it asks, without their
     /// values. The default takes them from ``fetch(_:)``; a store that can list IDs without
     /// making snapshots (the SQLite store) does better.
@@ -65,6 +68,11 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    /// Fetches without looking at the cached rows.
+    public func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows) throws -> [ObjectSnapshot] {
+        try fetch(request)
+    }
+
     /// Fetches without property values and keeps the IDs.
     public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> ObjectIDList {
         var idsOnly = request

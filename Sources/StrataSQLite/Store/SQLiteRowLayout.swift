@@ -41,6 +41,9 @@ final class SQLiteRowLayout {
     /// The index in ``attributes`` of the attribute at each slot of ``attributeLayout``; −1 for a
     /// slot without a column (a transient attribute).
     let attributeAtSlot: [Int]
+    /// The positions of the attributes whose numbers may be stored as BLOBs (NaN, −0.0, a decimal
+    /// of more than 15 digits), which SQL orders after every other number.
+    let inexactNumberPositions: [Int]
     /// The entity's stored to-ones that have a column, in the entity's order.
     let toOnes: [ToOne]
     /// The entity's attribute layout: a row's values are put in place by slot, and a snapshot
@@ -81,6 +84,7 @@ final class SQLiteRowLayout {
             attributeAtSlot[attribute.slot] = index
         }
         self.attributeAtSlot = attributeAtSlot
+        inexactNumberPositions = attributes.filter(\.type.storesInexactNumbersAsBlobs).map(\.position)
         toOnes = entity.relationships.compactMap { relationship in
             guard !relationship.isToMany, !relationship.isTransient, let column = table.toOneColumns[relationship.name],
                   let position = positions[column] else { return nil }

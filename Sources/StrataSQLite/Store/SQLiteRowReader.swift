@@ -12,6 +12,9 @@ final class SQLiteRowReader: SnapshotSource {
     /// Whether a row read held a number stored as a BLOB (NaN, −0.0, a decimal of more than 15
     /// digits), which SQL orders after every other number.
     private(set) var readNumberStoredAsBlob = false
+    /// The coordinator's cached rows, when a fetch may return them for the rows it reads at the
+    /// version cached, instead of decoding the values again.
+    var cachedRows: CachedRows?
 
     init(connection: SQLiteConnection, schema: SQLiteSchema, storeIdentifier: String, layouts: SQLiteRowLayouts) {
         self.connection = connection
@@ -60,6 +63,14 @@ final class SQLiteRowReader: SnapshotSource {
     private func snapshot(_ row: SQLiteStatement, _ table: SQLiteSchema.Table, resolvingToOnes: Bool = true) throws -> ObjectSnapshot {
         let key = row.int64(0)
         guard let layout = layouts.layout(code: row.int64(1)), layout.table.name == table.name else { throw unknownEntity(row, table) }
+        let objectID = id(layout.entityName, key)
+        if let cachedRows, let cached = cachedRows.row(for: objectID, version: row.int64(2)) {
+            // The values are not decoded: only whether a number among them sits in a BLOB is read.
+            for position in layout.inexactNumberPositions where row.storageClass(position) == .blob {
+                readNumberStoredAsBlob = true
+            }
+            return cached
+        }
         let attributes = try attributeValues(row, layout, key: key)
         var toOnes = NameMap<ManagedObjectID>()
         let foreignKeys = layout.toOnes
@@ -74,7 +85,7 @@ final class SQLiteRowReader: SnapshotSource {
             }
         }
         // Made whole at the end: a snapshot made first and filled in is copied on the way out.
-        return ObjectSnapshot(objectID: id(layout.entityName, key), version: row.int64(2), attributes: attributes, toOne: toOnes)
+        return ObjectSnapshot(objectID: objectID, version: row.int64(2), attributes: attributes, toOne: toOnes)
     }
 
     /// The attribute values in the current row of `row`, laid out as `layout`'s entity's: each

@@ -9,6 +9,16 @@ extension SQLiteStore {
         try withConnection { state in try fetch(request, in: state, reader: reader(for: state)) }
     }
 
+    /// Fetches as ``fetch(_:)`` does; a row read at the version `cachedRows` holds is taken from
+    /// them, its values not decoded.
+    public func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows) throws -> [ObjectSnapshot] {
+        try withConnection { state in
+            let reader = reader(for: state)
+            reader.cachedRows = cachedRows
+            return try fetch(request, in: state, reader: reader)
+        }
+    }
+
     /// Fetches `request` as ``fetch(_:)`` does, with the connection of `state`, whose lock the
     /// caller holds (inside a batch request's transaction, say), reading rows through `reader`.
     func fetch(_ request: StoreFetchRequest, in state: State, reader: SQLiteRowReader) throws -> [ObjectSnapshot] {
