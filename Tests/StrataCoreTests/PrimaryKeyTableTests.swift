@@ -5,6 +5,9 @@ import Testing
 
 /// The registry's table of objects by primary key answers what a dictionary answers, through
 /// every mix of inserts, replacements and removals (removal moves entries back within a run).
+/// The registry's kind of table: unretained objects by primary key.
+typealias ObjectTable = PrimaryKeyTable<Unmanaged<ManagedObject>>
+
 @Suite("Primary-key tables")
 struct PrimaryKeyTableTests {
     /// Objects to register (kept alive by the caller: the table holds them unretained).
@@ -14,7 +17,7 @@ struct PrimaryKeyTableTests {
     }
 
     /// Whether `table` holds exactly `expected`.
-    static func matches(_ table: PrimaryKeyTable, _ expected: [Int64: ManagedObject], probing keys: some Sequence<Int64>) -> Bool {
+    static func matches(_ table: ObjectTable, _ expected: [Int64: ManagedObject], probing keys: some Sequence<Int64>) -> Bool {
         guard table.count == expected.count,
               Set(table.entries.map { $0.toOpaque() }) == Set(expected.values.map { Unmanaged.passUnretained($0).toOpaque() })
         else { return false }
@@ -34,7 +37,7 @@ struct PrimaryKeyTableTests {
         default: { Int64($0) << 40 }
         }
         let keySpace = (0..<600).map(keyOf)
-        var table = PrimaryKeyTable(seed: 0x5EED)   // the same slots every run
+        var table = ObjectTable(seed: 0x5EED)   // the same slots every run
         var expected: [Int64: ManagedObject] = [:]
         for step in 0..<20_000 {
             let key = keySpace[Int(random.next() % UInt64(keySpace.count))]
@@ -66,7 +69,7 @@ struct PrimaryKeyTableTests {
     @Test("Reserving capacity keeps what the table holds; an empty table answers nil")
     func reserveAndEmpty() throws {
         let objects = try Self.objects(3)
-        var table = PrimaryKeyTable()
+        var table = ObjectTable()
         #expect(table[1] == nil)
         table.remove(1, ifHolding: Unmanaged.passUnretained(objects[0]))
         #expect(table.count == 0)
@@ -82,7 +85,7 @@ struct PrimaryKeyTableTests {
     @Test("A run that wraps past the last slot stays reachable through removals from its middle")
     func wrappingRun() throws {
         let objects = try Self.objects(8)
-        var table = PrimaryKeyTable(seed: 42)
+        var table = ObjectTable(seed: 42)
         table.reserveCapacity(6)   // eight slots
         // Keys whose home is the last slot, and one whose home is the first.
         let last = Array((1...100_000).lazy.map(Int64.init).filter { table.home(of: $0) == 7 }.prefix(5))
@@ -112,7 +115,7 @@ struct PrimaryKeyTableTests {
     @Test("Replacing a key's object never grows the table")
     func replacingDoesNotGrow() throws {
         let objects = try Self.objects(2)
-        var table = PrimaryKeyTable(seed: 7)
+        var table = ObjectTable(seed: 7)
         for key in Int64(1)...6 { table[key] = Unmanaged.passUnretained(objects[0]) }   // 6 of 8: three quarters
         let homes = (Int64(1)...6).map(table.home(of:))
         table[3] = Unmanaged.passUnretained(objects[1])
@@ -123,7 +126,7 @@ struct PrimaryKeyTableTests {
     @Test("Ascending keys go to consecutive slots, and the table keeps placing keys by their low bits")
     func ascendingKeysInOrder() throws {
         let objects = try Self.objects(1)
-        var table = PrimaryKeyTable()
+        var table = ObjectTable()
         table.reserveCapacity(10_000)
         for key in Int64(1)...10_000 { table[key] = Unmanaged.passUnretained(objects[0]) }
         #expect(!table.spreadsKeys)
@@ -136,7 +139,7 @@ struct PrimaryKeyTableTests {
           arguments: [Int64(1) << 20, Int64(1) << 40, -(Int64(1) << 33)])
     func crowdedKeysSpread(stride: Int64) throws {
         let objects = try Self.objects(400)
-        var table = PrimaryKeyTable(seed: 99)
+        var table = ObjectTable(seed: 99)
         var expected: [Int64: ManagedObject] = [:]
         // Every key has the same low bits: placed by them, each would probe past all the others.
         let keys = (Int64(1)...400).map { 5 &+ $0 &* stride }

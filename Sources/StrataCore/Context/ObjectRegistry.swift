@@ -23,7 +23,7 @@
 struct ObjectRegistry {
     typealias Entry = Unmanaged<ManagedObject>
 
-    private var tables: [PrimaryKeyTable] = []
+    private var tables: [PrimaryKeyTable<Entry>] = []
     /// The index in `tables` of each store's table of each entity, by store identifier and then
     /// entity name: IDs a store made name them with the very strings the first one did, so
     /// they are found by comparing names (a context holds objects of few entities and stores).

@@ -1,4 +1,5 @@
-/// Unretained objects by primary key: the registry's table of one entity in one store.
+/// Values by primary key, for one entity in one store: the registry's unretained objects
+/// (``ObjectRegistry``), the row cache's places (``RowCache``).
 ///
 /// Open addressing with linear probing, in Robin Hood order (along a run of occupied slots the
 /// entries' home slots never go down: an insertion passes no entry farther from its home than
@@ -14,9 +15,7 @@
 /// which keeps a crafted file's keys from being chosen to collide. A dictionary hashes each
 /// `Int64` key with SipHash, about a hundred instructions, for every lookup of a fetched row and
 /// its to-ones.
-struct PrimaryKeyTable {
-    typealias Entry = Unmanaged<ManagedObject>
-
+struct PrimaryKeyTable<Entry> {
     /// One place of the table: empty when `entry` is nil.
     private struct Slot {
         var key: Int64
@@ -26,24 +25,18 @@ struct PrimaryKeyTable {
     private var slots: [Slot] = []
     /// `64 − log2(slots.count)`: the top bits of the product pick the slot.
     private var shift = 64
-    /// How many objects the table holds.
+    /// How many values the table holds.
     private(set) var count = 0
     /// Whether keys are spread by mixing them with the seed, rather than placed by their low bits.
     private(set) var spreadsKeys = false
     /// The most slots an insertion probes before the table switches to spreading keys.
-    static let spreadingThreshold = 48
-
-    /// The seed of this process's tables.
-    private static let processSeed: UInt64 = {
-        var generator = SystemRandomNumberGenerator()
-        return generator.next()
-    }()
+    static var spreadingThreshold: Int { PrimaryKeySpreading.threshold }
 
     /// The seed keys are mixed with.
     private let seed: UInt64
 
     /// An empty table with the process's seed.
-    init() { seed = Self.processSeed }
+    init() { seed = PrimaryKeySpreading.processSeed }
 
     /// An empty table with `seed`: for tests that need to know where keys go.
     init(seed: UInt64) { self.seed = seed }
@@ -80,7 +73,7 @@ struct PrimaryKeyTable {
         return nil
     }
 
-    /// The object registered for `key`; assigning nil removes it.
+    /// The value for `key`; assigning nil removes it.
     subscript(key: Int64) -> Entry? {
         get { slot(of: key).flatMap { slots[$0].entry } }
         set {
@@ -92,16 +85,16 @@ struct PrimaryKeyTable {
         }
     }
 
-    /// Removes `key` if it holds `entry`.
-    mutating func remove(_ key: Int64, ifHolding entry: Entry) {
-        guard let index = slot(of: key), slots[index].entry?.toOpaque() == entry.toOpaque() else { return }
+    /// Removes `key` if its value is one `isHeld` accepts.
+    mutating func remove(_ key: Int64, if isHeld: (Entry) -> Bool) {
+        guard let index = slot(of: key), let entry = slots[index].entry, isHeld(entry) else { return }
         removeSlot(at: index)
     }
 
-    /// Every object the table holds.
+    /// Every value the table holds.
     var entries: some Sequence<Entry> { slots.lazy.compactMap(\.entry) }
 
-    /// Makes room for `capacity` objects without growing again.
+    /// Makes room for `capacity` values without growing again.
     mutating func reserveCapacity(_ capacity: Int) {
         // At most three quarters full.
         var size = 8
@@ -180,4 +173,23 @@ struct PrimaryKeyTable {
         count = 0
         for slot in old where slot.entry != nil { place(slot) }
     }
+}
+
+extension PrimaryKeyTable where Entry == Unmanaged<ManagedObject> {
+    /// Removes `key` if it holds `entry`.
+    mutating func remove(_ key: Int64, ifHolding entry: Entry) {
+        remove(key, if: { $0.toOpaque() == entry.toOpaque() })
+    }
+}
+
+/// What every ``PrimaryKeyTable`` shares, whatever it holds.
+private enum PrimaryKeySpreading {
+    /// The most slots an insertion probes before a table switches to spreading keys.
+    static let threshold = 48
+
+    /// The seed of this process's tables.
+    static let processSeed: UInt64 = {
+        var generator = SystemRandomNumberGenerator()
+        return generator.next()
+    }()
 }

@@ -35,7 +35,7 @@ final class RowCache: Sendable {
 
         private var places: [Place] = []
         /// The place of each cached row.
-        private var positions: [ManagedObjectID: Int] = [:]
+        private var positions = RowPositions()
         /// Places emptied by removals, taken before the hand frees one.
         private var emptyPlaces: [Int] = []
         /// The next place the hand looks at when the list is full.
@@ -64,7 +64,7 @@ final class RowCache: Sendable {
         /// for a row the cache takes.
         mutating func keep(_ snapshots: UnsafeBufferPointer<ObjectSnapshot>, capacity: Int) {
             let room = min(capacity, positions.count + snapshots.count)
-            if room > positions.capacity { positions.reserveCapacity(room) }
+            if let first = snapshots.first { positions.reserveCapacity(room, like: first.objectID) }
             if room > places.capacity { places.reserveCapacity(room) }
             for index in snapshots.indices {
                 if let position = positions[snapshots[index].objectID] {
@@ -121,7 +121,7 @@ final class RowCache: Sendable {
     }
 
     /// A cache of at most `capacity` rows.
-    init(capacity: Int) { self.capacity = max(0, capacity) }
+    init(capacity: Int) { self.capacity = min(max(0, capacity), Int(Int32.max)) }
 
     /// The cached row of `objectID`.
     func snapshot(for objectID: ManagedObjectID) -> ObjectSnapshot? {

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import StrataCore
+
+/// The row cache's places by object ID: one table by primary key per entity and store, answering
+/// as a dictionary keyed by the whole ID would.
+@Suite("Row positions")
+struct RowPositionsTests {
+    @Test("IDs that share a primary key but not their entity or store have places of their own")
+    func keysOfOtherEntitiesAndStores() {
+        let ids = [
+            ManagedObjectID(entityName: "Book", storeIdentifier: "A", primaryKey: 7),
+            ManagedObjectID(entityName: "Author", storeIdentifier: "A", primaryKey: 7),
+            ManagedObjectID(entityName: "Book", storeIdentifier: "B", primaryKey: 7),
+            ManagedObjectID(entityName: "Book", storeIdentifier: "A", primaryKey: 8),
+        ]
+        var positions = RowPositions()
+        var expected: [ManagedObjectID: Int] = [:]
+        for (place, id) in ids.enumerated() {
+            positions[id] = place
+            expected[id] = place
+        }
+        #expect(positions.count == 4)
+        #expect(ids.allSatisfy { positions[$0] == expected[$0] })
+
+        // The same ID spelled anew (strings made at run time) finds the same place.
+        let respelled = ManagedObjectID(entityName: String("Auth" + "or"), storeIdentifier: String("A"), primaryKey: 7)
+        #expect(positions[respelled] == 1)
+        #expect(positions[.temporary(entityName: "Book")] == nil)
+        #expect(positions[ManagedObjectID(entityName: "Book", storeIdentifier: "C", primaryKey: 7)] == nil)
+
+        #expect(positions.removeValue(forKey: ids[2]) == 2)
+        #expect(positions.removeValue(forKey: ids[2]) == nil)
+        positions[ids[0]] = 9   // a new place for a row that has one
+        #expect(positions.count == 3)
+        #expect(positions[ids[0]] == 9 && positions[ids[1]] == 1 && positions[ids[2]] == nil && positions[ids[3]] == 3)
+    }
+
+    @Test("Places agree with a dictionary through random sets and removals across entities")
+    func agreesWithDictionary() {
+        var random = SystemRandomNumberGenerator()
+        let entities = ["Book", "Author", "Publisher"]
+        var positions = RowPositions()
+        var expected: [ManagedObjectID: Int] = [:]
+        positions.reserveCapacity(100, like: ManagedObjectID(entityName: "Book", storeIdentifier: "S", primaryKey: 1))
+        for step in 0..<5_000 {
+            let id = ManagedObjectID(entityName: entities[Int(random.next() % 3)], storeIdentifier: "S",
+                                     primaryKey: Int64(random.next() % 300) + 1)
+            if random.next() % 3 == 0 {
+                #expect(positions.removeValue(forKey: id) == expected.removeValue(forKey: id))
+            } else {
+                positions[id] = step
+                expected[id] = step
+            }
+        }
+        #expect(positions.count == expected.count)
+        #expect(expected.allSatisfy { positions[$0.key] == $0.value })
+    }
+}
