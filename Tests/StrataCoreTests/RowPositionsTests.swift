@@ -26,6 +26,10 @@ struct RowPositionsTests {
         // The same ID spelled anew (strings made at run time) finds the same place.
         let respelled = ManagedObjectID(entityName: String("Auth" + "or"), storeIdentifier: String("A"), primaryKey: 7)
         #expect(positions[respelled] == 1)
+        #expect(positions.position(entityName: "Author", storeIdentifier: "A", primaryKey: 7) == 1)
+        #expect(positions.position(entityName: "Book", storeIdentifier: "B", primaryKey: 7) == 2)
+        #expect(positions.position(entityName: "Book", storeIdentifier: "B", primaryKey: 8) == nil)
+        #expect(positions.position(entityName: "Publisher", storeIdentifier: "A", primaryKey: 7) == nil)
         #expect(positions[.temporary(entityName: "Book")] == nil)
         #expect(positions[ManagedObjectID(entityName: "Book", storeIdentifier: "C", primaryKey: 7)] == nil)
 

@@ -55,7 +55,7 @@ struct SQLiteCachedRowTests {
         try SQLiteStrayRowCountTests.write("UPDATE ZBOOK SET ZTITLE = 'same version' WHERE Z_PK = 1", to: url)
         try SQLiteStrayRowCountTests.write("UPDATE ZBOOK SET ZTITLE = 'new version', Z_OPT = Z_OPT + 1 WHERE Z_PK = 2", to: url)
 
-        let cachedRows = CachedRows(store.coordinator.rowCache)
+        let cachedRows = CachedRows(store.coordinator.rowCache, storeIdentifier: store.store.identifier)
         let rows = try store.store.fetch(StoreFetchRequest(entityNames: ["Book"]), reusing: cachedRows)
         #expect(rows.map { $0.attributes["title"] } == [.string("1.0"), .string("new version"), .string("3.0")])
         #expect(cachedRows.takenCount == 2)
@@ -79,7 +79,7 @@ struct SQLiteCachedRowTests {
         }
         #expect(try fetchedTitles() == ["-1.0", "-0.0", "1.0"])
 
-        let cachedRows = CachedRows(store.coordinator.rowCache)
+        let cachedRows = CachedRows(store.coordinator.rowCache, storeIdentifier: store.store.identifier)
         let rows = try store.store.fetch(StoreFetchRequest(entityNames: ["Book"], sortDescriptors: byScore.sortDescriptors),
                                          reusing: cachedRows)
         #expect(cachedRows.takenCount == 3)

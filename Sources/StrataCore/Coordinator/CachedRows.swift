@@ -10,13 +10,21 @@ import Synchronization
 /// values, as they would after a fault filled from the cache.
 public final class CachedRows: Sendable {
     private let cache: RowCache
+    /// The store the fetch asks.
+    public let storeIdentifier: String
     private let taken = Atomic<Int>(0)
 
-    init(_ cache: RowCache) { self.cache = cache }
+    init(_ cache: RowCache, storeIdentifier: String) {
+        self.cache = cache
+        self.storeIdentifier = storeIdentifier
+    }
 
-    /// The cached row of `objectID` if it is at `version`; marks it as used.
-    public func row(for objectID: ManagedObjectID, version: Int64) -> ObjectSnapshot? {
-        guard let row = cache.snapshot(for: objectID, version: version) else { return nil }
+    /// The cached row `primaryKey` of `entityName` in the store if it is at `version`; marks it
+    /// as used. Found by the names and the key, without making an object ID for a row that is
+    /// there.
+    public func row(entityName: String, primaryKey: Int64, version: Int64) -> ObjectSnapshot? {
+        guard let row = cache.snapshot(entityName: entityName, storeIdentifier: storeIdentifier,
+                                       primaryKey: primaryKey, version: version) else { return nil }
         taken.add(1, ordering: .relaxed)
         return row
     }

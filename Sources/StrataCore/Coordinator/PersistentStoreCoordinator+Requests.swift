@@ -6,7 +6,7 @@ extension PersistentStoreCoordinator {
     func fetchSnapshots(_ request: FetchRequest) throws -> [[ObjectSnapshot]] {
         try storeRequests(for: request).map { store, storeRequest in
             guard request.includesPropertyValues, rowCache.capacity > 0 else { return try store.fetch(storeRequest) }
-            let cachedRows = CachedRows(rowCache)
+            let cachedRows = CachedRows(rowCache, storeIdentifier: store.identifier)
             let snapshots = try store.fetch(storeRequest, reusing: cachedRows)
             // Rows taken from the cache are there already, marked as used.
             if cachedRows.takenCount < snapshots.count { rowCache.insert(snapshots) }

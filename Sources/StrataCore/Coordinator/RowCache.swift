@@ -51,9 +51,11 @@ final class RowCache: Sendable {
             return places[position].snapshot
         }
 
-        /// The row of `objectID` if it is at `version`, marked as used.
-        mutating func lookUp(_ objectID: ManagedObjectID, version: Int64) -> ObjectSnapshot? {
-            guard let position = positions[objectID], places[position].version == version else { return nil }
+        /// The row `primaryKey` of `entityName` in the store `storeIdentifier` if it is at
+        /// `version`, marked as used.
+        mutating func lookUp(entityName: String, storeIdentifier: String, primaryKey: Int64, version: Int64) -> ObjectSnapshot? {
+            guard let position = positions.position(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: primaryKey),
+                  places[position].version == version else { return nil }
             places[position].isMarked = true
             return places[position].snapshot
         }
@@ -129,10 +131,14 @@ final class RowCache: Sendable {
         return rows.withLock { rows in rows.count == 0 ? nil : rows.lookUp(objectID) }
     }
 
-    /// The cached row of `objectID` if it is at `version`.
-    func snapshot(for objectID: ManagedObjectID, version: Int64) -> ObjectSnapshot? {
+    /// The cached row `primaryKey` of `entityName` in the store `storeIdentifier` if it is at
+    /// `version`.
+    func snapshot(entityName: String, storeIdentifier: String, primaryKey: Int64, version: Int64) -> ObjectSnapshot? {
         guard capacity > 0 else { return nil }
-        return rows.withLock { rows in rows.count == 0 ? nil : rows.lookUp(objectID, version: version) }
+        return rows.withLock { rows in
+            rows.count == 0 ? nil
+                : rows.lookUp(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: primaryKey, version: version)
+        }
     }
 
     /// Puts the cached rows of `objectIDs` into `found`, under one lock; returns the IDs it has

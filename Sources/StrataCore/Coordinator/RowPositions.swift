@@ -15,6 +15,10 @@ struct RowPositions {
         func holds(_ objectID: ManagedObjectID) -> Bool {
             entityName == objectID.entityName && storeIdentifier == objectID.storeIdentifier
         }
+
+        func holds(entityName: String, storeIdentifier: String) -> Bool {
+            self.entityName == entityName && self.storeIdentifier == storeIdentifier
+        }
     }
 
     private var tables: [Table] = []
@@ -49,6 +53,21 @@ struct RowPositions {
             tables[table].places[key] = newValue.map { Int32(truncatingIfNeeded: $0) }
             count += tables[table].places.count - before
         }
+    }
+
+    /// The place of the row `primaryKey` of `entityName` in the store `storeIdentifier`: the
+    /// place of that row's ID, found without making the ID.
+    mutating func position(entityName: String, storeIdentifier: String, primaryKey: Int64) -> Int? {
+        let table: Int
+        if lastTable < tables.count, tables[lastTable].holds(entityName: entityName, storeIdentifier: storeIdentifier) {
+            table = lastTable
+        } else if let index = tables.firstIndex(where: { $0.holds(entityName: entityName, storeIdentifier: storeIdentifier) }) {
+            table = index
+            lastTable = index
+        } else {
+            return nil
+        }
+        return tables[table].places[primaryKey].map(Int.init)
     }
 
     /// Forgets the row of `objectID`; returns the place it had.

@@ -63,8 +63,7 @@ final class SQLiteRowReader: SnapshotSource {
     private func snapshot(_ row: SQLiteStatement, _ table: SQLiteSchema.Table, resolvingToOnes: Bool = true) throws -> ObjectSnapshot {
         let key = row.int64(0)
         guard let layout = layouts.layout(code: row.int64(1)), layout.table.name == table.name else { throw unknownEntity(row, table) }
-        let objectID = id(layout.entityName, key)
-        if let cachedRows, let cached = cachedRows.row(for: objectID, version: row.int64(2)) {
+        if let cachedRows, let cached = cachedRows.row(entityName: layout.entityName, primaryKey: key, version: row.int64(2)) {
             // The values are not decoded: only whether a number among them sits in a BLOB is read.
             for position in layout.inexactNumberPositions where row.storageClass(position) == .blob {
                 readNumberStoredAsBlob = true
@@ -85,7 +84,7 @@ final class SQLiteRowReader: SnapshotSource {
             }
         }
         // Made whole at the end: a snapshot made first and filled in is copied on the way out.
-        return ObjectSnapshot(objectID: objectID, version: row.int64(2), attributes: attributes, toOne: toOnes)
+        return ObjectSnapshot(objectID: id(layout.entityName, key), version: row.int64(2), attributes: attributes, toOne: toOnes)
     }
 
     /// The attribute values in the current row of `row`, laid out as `layout`'s entity's: each
