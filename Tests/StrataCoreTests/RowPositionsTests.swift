@@ -46,7 +46,7 @@ struct RowPositionsTests {
         let entities = ["Book", "Author", "Publisher"]
         var positions = RowPositions()
         var expected: [ManagedObjectID: Int] = [:]
-        positions.reserveCapacity(100, like: ManagedObjectID(entityName: "Book", storeIdentifier: "S", primaryKey: 1))
+        positions.reserveCapacity(adding: 100, like: ManagedObjectID(entityName: "Book", storeIdentifier: "S", primaryKey: 1), upTo: 1_000)
         for step in 0..<5_000 {
             let id = ManagedObjectID(entityName: entities[Int(random.next() % 3)], storeIdentifier: "S",
                                      primaryKey: Int64(random.next() % 300) + 1)

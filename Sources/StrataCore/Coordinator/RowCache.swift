@@ -5,11 +5,13 @@ import Synchronization
 ///
 /// What goes in: the snapshots of fetches that read values (when a fetch returns no more rows
 /// than the cache holds, so that one large fetch does not flush it) and of faults fired from the
-/// stores. What comes out: a saved, deleted or refreshed object's row, every row a batch request
-/// may have changed, the rows of a store that is removed. So a context always sees its
-/// coordinator's own saves, and `refresh(_:mergeChanges:)` reads the store again; rows changed
-/// by another coordinator or process are seen when an object is refreshed or fetched, and a save
-/// over such a change fails with a merge conflict, as without the cache.
+/// stores; a store that reads a row's version before its values takes the row from here when
+/// the cache holds it at that version (``CachedRows``), and the row stays. What comes out: a
+/// saved, deleted or refreshed object's row, every row a batch request may have changed, the rows
+/// of a store that is removed. So a context always sees its coordinator's own saves, and
+/// `refresh(_:mergeChanges:)` reads the store again; rows changed by another coordinator or
+/// process are seen when an object is refreshed or fetched at the new version their change gave
+/// them, and a save over such a change fails with a merge conflict, as without the cache.
 ///
 /// The cache keeps at most ``capacity`` rows. When it is full, a new row takes the place of one
 /// that nobody has read since the clock hand last passed it (the CLOCK approximation of least
@@ -65,9 +67,13 @@ final class RowCache: Sendable {
         /// The snapshots are read in place: a copy of each, retaining all it holds, is made only
         /// for a row the cache takes.
         mutating func keep(_ snapshots: UnsafeBufferPointer<ObjectSnapshot>, capacity: Int) {
+            // Room made once for a fetch's rows, growing by doubling: rows kept one at a time (a
+            // fault each) must not make the list and table grow by one row each time.
+            if let first = snapshots.first {
+                positions.reserveCapacity(adding: snapshots.count, like: first.objectID, upTo: capacity)
+            }
             let room = min(capacity, positions.count + snapshots.count)
-            if let first = snapshots.first { positions.reserveCapacity(room, like: first.objectID) }
-            if room > places.capacity { places.reserveCapacity(room) }
+            if room > places.capacity { places.reserveCapacity(min(capacity, max(room, 2 * places.capacity))) }
             for index in snapshots.indices {
                 if let position = positions[snapshots[index].objectID] {
                     places[position].isMarked = true
@@ -122,7 +128,7 @@ final class RowCache: Sendable {
         }
     }
 
-    /// A cache of at most `capacity` rows.
+    /// A cache of at most `capacity` rows (and at most `Int32.max`, the most its tables number).
     init(capacity: Int) { self.capacity = min(max(0, capacity), Int(Int32.max)) }
 
     /// The cached row of `objectID`.

@@ -78,9 +78,10 @@ struct RowPositions {
         return place
     }
 
-    /// Makes room for `count` rows of the entity and store of `objectID` in all.
-    mutating func reserveCapacity(_ count: Int, like objectID: ManagedObjectID) {
+    /// Makes room for `count` more rows of the entity and store of `objectID`, up to `limit` rows
+    /// of them in all. The table grows by doubling.
+    mutating func reserveCapacity(adding count: Int, like objectID: ManagedObjectID, upTo limit: Int) {
         guard objectID.primaryKey != nil, let table = tableIndex(of: objectID, creating: true) else { return }
-        tables[table].places.reserveCapacity(count)
+        tables[table].places.reserveCapacity(min(limit, tables[table].places.count + count))
     }
 }

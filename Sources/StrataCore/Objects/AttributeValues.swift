@@ -193,7 +193,8 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// Values are equal when the same names have equal values, whatever their layouts.
     public static func == (lhs: AttributeValues, rhs: AttributeValues) -> Bool {
         if lhs.layout === rhs.layout {
-            return lhs.slots === rhs.slots || (0..<lhs.slots.count).allSatisfy { lhs.slots[$0] == rhs.slots[$0] }
+            return lhs.slots === rhs.slots
+                || (lhs.slots.count == rhs.slots.count && (0..<lhs.slots.count).allSatisfy { lhs.slots[$0] == rhs.slots[$0] })
         }
         guard lhs.count == rhs.count else { return false }
         return lhs.allSatisfy { rhs[$0.key] == $0.value }
