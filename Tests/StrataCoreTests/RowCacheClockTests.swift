@@ -32,6 +32,20 @@ struct RowCacheClockTests {
         #expect(cached(cache, 1...5) == [1, 4, 5])
     }
 
+    @Test("rows kept one at a time grow the list by doubling, not by one row each time")
+    func growsByDoubling() {
+        let cache = RowCache(capacity: 10_000)
+        var capacities: [Int] = []
+        for key in Int64(1)...2_000 {
+            cache.insert([row(key)])
+            if capacities.last != cache.listCapacity { capacities.append(cache.listCapacity) }
+        }
+        #expect(cache.count == 2_000)
+        // Each growth at least doubles the room: about a dozen growths for 2,000 rows.
+        #expect(capacities.count <= 14)
+        #expect(zip(capacities, capacities.dropFirst()).allSatisfy { $1 >= 2 * $0 })
+    }
+
     @Test("a fetched row at the cached version stays as cached; a newer version replaces it")
     func versions() throws {
         let cache = RowCache(capacity: 4)

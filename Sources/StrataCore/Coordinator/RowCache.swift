@@ -46,6 +46,9 @@ final class RowCache: Sendable {
         /// How many rows are cached.
         var count: Int { positions.count }
 
+        /// How many places the list has room for before it grows again.
+        var listCapacity: Int { places.capacity }
+
         /// The row of `objectID`, marked as used.
         mutating func lookUp(_ objectID: ManagedObjectID) -> ObjectSnapshot? {
             guard let position = positions[objectID] else { return nil }
@@ -186,4 +189,7 @@ final class RowCache: Sendable {
 
     /// How many rows the cache holds now.
     var count: Int { rows.withLock { $0.count } }
+
+    /// How many rows the cache's list has room for before it grows again: for tests of how it grows.
+    var listCapacity: Int { rows.withLock { $0.listCapacity } }
 }
