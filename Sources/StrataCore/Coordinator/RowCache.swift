@@ -46,6 +46,11 @@ final class RowCache: Sendable {
         /// How many rows are cached.
         var count: Int { positions.count }
 
+        /// Whether any row of `entityName` in the store `storeIdentifier` is cached.
+        func holdsRows(entityName: String, storeIdentifier: String) -> Bool {
+            positions.holdsRows(entityName: entityName, storeIdentifier: storeIdentifier)
+        }
+
         /// How many places the list has room for before it grows again.
         var listCapacity: Int { places.capacity }
 
@@ -148,6 +153,12 @@ final class RowCache: Sendable {
             rows.count == 0 ? nil
                 : rows.lookUp(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: primaryKey, version: version)
         }
+    }
+
+    /// Whether any row of `entityName` in the store `storeIdentifier` is cached.
+    func holdsRows(entityName: String, storeIdentifier: String) -> Bool {
+        guard capacity > 0 else { return false }
+        return rows.withLock { $0.holdsRows(entityName: entityName, storeIdentifier: storeIdentifier) }
     }
 
     /// Puts the cached rows of `objectIDs` into `found`, under one lock; returns the IDs it has

@@ -70,6 +70,11 @@ struct RowPositions {
         return tables[table].places[primaryKey].map(Int.init)
     }
 
+    /// Whether any row of `entityName` in the store `storeIdentifier` has a place.
+    func holdsRows(entityName: String, storeIdentifier: String) -> Bool {
+        tables.contains { $0.places.count > 0 && $0.holds(entityName: entityName, storeIdentifier: storeIdentifier) }
+    }
+
     /// Forgets the row of `objectID`; returns the place it had.
     @discardableResult
     mutating func removeValue(forKey objectID: ManagedObjectID) -> Int? {
