@@ -51,7 +51,7 @@ struct PrimaryKeyTableTests {
                 expected[key] = nil
             default:
                 // Removes only when the key holds this very object.
-                table.remove(key, ifHolding: Unmanaged.passUnretained(object))
+                table.remove(key, if: { $0.toOpaque() == Unmanaged.passUnretained(object).toOpaque() })
                 if expected[key] === object { expected[key] = nil }
             }
             if step % 997 == 0 {
@@ -71,7 +71,7 @@ struct PrimaryKeyTableTests {
         let objects = try Self.objects(3)
         var table = ObjectTable()
         #expect(table[1] == nil)
-        table.remove(1, ifHolding: Unmanaged.passUnretained(objects[0]))
+        table.remove(1, if: { $0.toOpaque() == Unmanaged.passUnretained(objects[0]).toOpaque() })
         #expect(table.count == 0)
         for key in Int64(1)...5 { table[key] = Unmanaged.passUnretained(objects[Int(key) % 3]) }
         table.reserveCapacity(10_000)

@@ -14,7 +14,7 @@
 /// is a live object.
 ///
 /// Objects with permanent IDs are kept in one table per entity and store, by primary key
-/// (``PrimaryKeyTable``): an entry is a key and a reference, and a table is found by comparing
+/// (``PrimaryKeyTables``): an entry is a key and a reference, and a table is found by comparing
 /// names, not hashing them. Objects with
 /// temporary IDs (inserted and not yet saved) are listed as they are registered and put in a
 /// table of their own only when a temporary ID is looked up or removed: a save that gives every
@@ -23,21 +23,8 @@
 struct ObjectRegistry {
     typealias Entry = Unmanaged<ManagedObject>
 
-    private var tables: [PrimaryKeyTable<Entry>] = []
-    /// The index in `tables` of each store's table of each entity, by store identifier and then
-    /// entity name: IDs a store made name them with the very strings the first one did, so
-    /// they are found by comparing names (a context holds objects of few entities and stores).
-    private var tableIndexes = NameMap<NameMap<Int>>()
-    /// The two tables found last through `tableIndexes`, with the words of the names they were
-    /// found by: lookups come in runs of one or two entities (a fetched object and its to-ones'
-    /// destinations), and these answer a run by comparing words. Only words are compared, so
-    /// that a lookup copies (retains) no name.
-    private var recentTable: (store: NameBits, entity: NameBits, index: Int)?
-    private var earlierTable: (store: NameBits, entity: NameBits, index: Int)?
-    /// The names whose words ``recentTable`` and ``earlierTable`` hold, kept so that the words
-    /// stay theirs (never read).
-    private var recentNames: (store: String, entity: String)?
-    private var earlierNames: (store: String, entity: String)?
+    /// Objects with permanent IDs, by primary key, a table for each entity of each store.
+    private var permanent = PrimaryKeyTables<Entry>()
     private var temporary: [ManagedObjectID: Entry] = [:]
     /// Objects registered by temporary IDs and not yet put in `temporary`, in order.
     private var temporaryBacklog: [(id: ManagedObjectID, entry: Entry)] = []
@@ -50,52 +37,20 @@ struct ObjectRegistry {
         temporaryBacklog = []
     }
 
-    /// The index of the table for the entity and store of `objectID`, a permanent ID; with
-    /// `creating`, a new empty table when there is none.
-    private mutating func tableIndex(of objectID: ManagedObjectID, creating: Bool) -> Int? {
-        let entityBits = NameBits(objectID.entityName)
-        let storeBits = objectID.storeIdentifier.map(NameBits.init) ?? NameBits("")
-        if entityBits.isComparable {
-            if let recent = recentTable, recent.entity == entityBits, recent.store == storeBits { return recent.index }
-            if let earlier = earlierTable, earlier.entity == entityBits, earlier.store == storeBits { return earlier.index }
-        }
-        let store = objectID.storeIdentifier ?? ""
-        if let known = tableIndexes[store]?[objectID.entityName] {
-            remember(store, objectID.entityName, known)
-            return known
-        }
-        guard creating else { return nil }
-        let index = tables.count
-        tables.append(PrimaryKeyTable())
-        tableIndexes.modify(store, default: [:]) { $0[objectID.entityName] = index }
-        remember(store, objectID.entityName, index)
-        return index
-    }
-
-    /// Makes a table the recent one, the recent one the earlier one.
-    private mutating func remember(_ store: String, _ entity: String, _ index: Int) {
-        earlierTable = recentTable
-        earlierNames = recentNames
-        recentTable = (NameBits(store), NameBits(entity), index)
-        recentNames = (store, entity)
-    }
-
     /// The object registered for `objectID`; assigning nil unregisters it.
     subscript(objectID: ManagedObjectID) -> ManagedObject? {
         mutating get {
-            guard let key = objectID.primaryKey else {
+            guard objectID.primaryKey != nil else {
                 fileTemporaryBacklog()
                 return temporary[objectID]?.takeUnretainedValue()
             }
-            guard let index = tableIndex(of: objectID, creating: false) else { return nil }
-            return tables[index][key]?.takeUnretainedValue()
+            return permanent[objectID]?.takeUnretainedValue()
         }
         set {
             if let newValue {
                 register(Entry.passUnretained(newValue), for: objectID)
-            } else if let key = objectID.primaryKey {
-                guard let index = tableIndex(of: objectID, creating: false) else { return }
-                tables[index][key] = nil
+            } else if objectID.primaryKey != nil {
+                permanent[objectID] = nil
             } else {
                 fileTemporaryBacklog()
                 temporary[objectID] = nil
@@ -105,13 +60,12 @@ struct ObjectRegistry {
 
     /// Registers the object of `entry` for `objectID`, without retaining it (nor reading it).
     private mutating func register(_ entry: Entry, for objectID: ManagedObjectID) {
-        guard let key = objectID.primaryKey else {
+        guard objectID.primaryKey != nil else {
             fileTemporaryBacklog()
             temporary[objectID] = entry
             return
         }
-        guard let index = tableIndex(of: objectID, creating: true) else { return }
-        tables[index][key] = entry
+        permanent[objectID] = entry
     }
 
     /// Every registered object (strong references, so they stay alive while in use).
@@ -123,21 +77,16 @@ struct ObjectRegistry {
         objects(inTablesOf: { entityNames.contains($0) })
     }
 
-    /// The objects of the tables whose entity `includes`, and every object held by temporary ID.
+    /// The objects of the entities `includes` accepts, and every object held by temporary ID.
     private func objects(inTablesOf includes: (String) -> Bool) -> [ManagedObject] {
-        var objects: [ManagedObject] = []
-        for (_, indexes) in tableIndexes {
-            for (entity, index) in indexes where includes(entity) {
-                for entry in tables[index].entries { objects.append(entry.takeUnretainedValue()) }
-            }
-        }
+        var objects = permanent.values(ofEntities: includes).map { $0.takeUnretainedValue() }
         for entry in temporary.values { objects.append(entry.takeUnretainedValue()) }
         for (_, entry) in temporaryBacklog { objects.append(entry.takeUnretainedValue()) }
         return objects
     }
 
     /// How many objects are registered.
-    var count: Int { tables.reduce(temporary.count + temporaryBacklog.count) { $0 + $1.count } }
+    var count: Int { permanent.count + temporary.count + temporaryBacklog.count }
 
     /// Registers a newly inserted object by its temporary ID, which no object has yet.
     mutating func register(inserted object: ManagedObject) {
@@ -151,15 +100,14 @@ struct ObjectRegistry {
 
     /// Unregisters `objectID` if `object` is what it is registered to: what a freed object asks.
     mutating func remove(_ objectID: ManagedObjectID, ifHolding object: Entry) {
-        guard let key = objectID.primaryKey else {
+        guard objectID.primaryKey != nil else {
             fileTemporaryBacklog()
             if let index = temporary.index(forKey: objectID), temporary.values[index].toOpaque() == object.toOpaque() {
                 temporary.remove(at: index)
             }
             return
         }
-        guard let table = tableIndex(of: objectID, creating: false) else { return }
-        tables[table].remove(key, ifHolding: object)
+        permanent.remove(objectID, if: { $0.toOpaque() == object.toOpaque() })
     }
 
     /// Whether `objects`, registered by `previousIDs`, are exactly the listed inserts, in order:
@@ -176,8 +124,7 @@ struct ObjectRegistry {
     /// Makes room for `count` more objects in the table of the entity and store of `objectID`:
     /// what a fetch of that many rows, usually of one entity, asks before registering them.
     mutating func reserveCapacity(_ count: Int, like objectID: ManagedObjectID) {
-        guard objectID.primaryKey != nil, let index = tableIndex(of: objectID, creating: true) else { return }
-        tables[index].reserveCapacity(tables[index].count + count)
+        permanent.reserveCapacity(adding: count, like: objectID)
     }
 
     /// Registers `objects`, registered until now by `previousIDs`, by `newIDs` (the IDs they

@@ -92,7 +92,7 @@ struct PrimaryKeyTable<Entry> {
     }
 
     /// Every value the table holds.
-    var entries: some Sequence<Entry> { slots.lazy.compactMap(\.entry) }
+    var entries: some Sequence<Entry> { slots.lazy.compactMap { $0.entry } }
 
     /// Makes room for `capacity` values without growing again.
     mutating func reserveCapacity(_ capacity: Int) {
@@ -172,13 +172,6 @@ struct PrimaryKeyTable<Entry> {
         shift = 64 - size.trailingZeroBitCount
         count = 0
         for slot in old where slot.entry != nil { place(slot) }
-    }
-}
-
-extension PrimaryKeyTable where Entry == Unmanaged<ManagedObject> {
-    /// Removes `key` if it holds `entry`.
-    mutating func remove(_ key: Int64, ifHolding entry: Entry) {
-        remove(key, if: { $0.toOpaque() == entry.toOpaque() })
     }
 }
 

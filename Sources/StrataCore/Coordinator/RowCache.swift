@@ -36,19 +36,18 @@ final class RowCache: Sendable {
         }
 
         private var places: [Place] = []
-        /// The place of each cached row.
-        private var positions = RowPositions()
+        /// The place of each cached row, by its ID.
+        private var positions = PrimaryKeyTables<Int32>()
+        /// How many rows are cached.
+        private(set) var count = 0
         /// Places emptied by removals, taken before the hand frees one.
         private var emptyPlaces: [Int] = []
         /// The next place the hand looks at when the list is full.
         private var hand = 0
 
-        /// How many rows are cached.
-        var count: Int { positions.count }
-
         /// Whether any row of `entityName` in the store `storeIdentifier` is cached.
         func holdsRows(entityName: String, storeIdentifier: String) -> Bool {
-            positions.holdsRows(entityName: entityName, storeIdentifier: storeIdentifier)
+            positions.holdsValues(entityName: entityName, storeIdentifier: storeIdentifier)
         }
 
         /// How many places the list has room for before it grows again.
@@ -56,16 +55,19 @@ final class RowCache: Sendable {
 
         /// The row of `objectID`, marked as used.
         mutating func lookUp(_ objectID: ManagedObjectID) -> ObjectSnapshot? {
-            guard let position = positions[objectID] else { return nil }
-            places[position].isMarked = true
-            return places[position].snapshot
+            positions[objectID].flatMap { markedRow(at: Int($0)) }
         }
 
         /// The row `primaryKey` of `entityName` in the store `storeIdentifier` if it is at
         /// `version`, marked as used.
         mutating func lookUp(entityName: String, storeIdentifier: String, primaryKey: Int64, version: Int64) -> ObjectSnapshot? {
-            guard let position = positions.position(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: primaryKey),
-                  places[position].version == version else { return nil }
+            guard let position = positions.value(entityName: entityName, storeIdentifier: storeIdentifier, primaryKey: primaryKey),
+                  places[Int(position)].version == version else { return nil }
+            return markedRow(at: Int(position))
+        }
+
+        /// The row at `position`, marked as used.
+        private mutating func markedRow(at position: Int) -> ObjectSnapshot? {
             places[position].isMarked = true
             return places[position].snapshot
         }
@@ -80,12 +82,12 @@ final class RowCache: Sendable {
             if let first = snapshots.first {
                 positions.reserveCapacity(adding: snapshots.count, like: first.objectID, upTo: capacity)
             }
-            let room = min(capacity, positions.count + snapshots.count)
+            let room = min(capacity, count + snapshots.count)
             if room > places.capacity { places.reserveCapacity(min(capacity, max(room, 2 * places.capacity))) }
             for index in snapshots.indices {
-                if let position = positions[snapshots[index].objectID] {
-                    places[position].isMarked = true
-                    if places[position].version != snapshots[index].version { place(snapshots[index], at: position) }
+                if let place = positions[snapshots[index].objectID].map(Int.init) {
+                    places[place].isMarked = true
+                    if places[place].version != snapshots[index].version { self.place(snapshots[index], at: place) }
                 } else {
                     take(snapshots[index], capacity: capacity)
                 }
@@ -109,7 +111,8 @@ final class RowCache: Sendable {
             } else {
                 position = placeFreedByHand()
             }
-            positions[snapshot.objectID] = position
+            positions[snapshot.objectID] = Int32(truncatingIfNeeded: position)
+            count += 1
             places[position] = Place(snapshot: snapshot, version: snapshot.version)
         }
 
@@ -122,7 +125,10 @@ final class RowCache: Sendable {
                 if places[position].isMarked {
                     places[position].isMarked = false
                 } else {
-                    if let evicted = places[position].snapshot { positions.removeValue(forKey: evicted.objectID) }
+                    if let evicted = places[position].snapshot {
+                        positions[evicted.objectID] = nil
+                        count -= 1
+                    }
                     return position
                 }
             }
@@ -130,7 +136,9 @@ final class RowCache: Sendable {
 
         /// Forgets the row of `objectID`.
         mutating func remove(_ objectID: ManagedObjectID) {
-            guard let position = positions.removeValue(forKey: objectID) else { return }
+            guard let position = positions[objectID].map(Int.init) else { return }
+            positions[objectID] = nil
+            count -= 1
             places[position] = Place()
             emptyPlaces.append(position)
         }
