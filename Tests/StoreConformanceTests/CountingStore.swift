@@ -57,6 +57,15 @@ final class CountingStore: PersistentStore {
         return snapshots.map { ObjectSnapshot(objectID: $0.objectID, version: $0.version) }
     }
 
+    /// Forwards the coordinator's cached rows too, so that a store that takes rows from them does
+    /// so through this one.
+    func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows) throws -> [ObjectSnapshot] {
+        bump("fetch")
+        let snapshots = try inner.fetch(request, reusing: cachedRows)
+        guard !request.includesPropertyValues else { return snapshots }
+        return snapshots.map { ObjectSnapshot(objectID: $0.objectID, version: $0.version) }
+    }
+
     func count(_ request: StoreFetchRequest) throws -> Int {
         bump("count")
         return try inner.count(request)

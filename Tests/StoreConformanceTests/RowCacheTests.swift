@@ -33,6 +33,33 @@ struct RowCacheTests {
         #expect(coordinator.cachedRowCount == 10)
     }
 
+    @Test("a fetch over cached rows gives the saved values, in order; each context's objects change apart", arguments: StoreUnderTest.all)
+    func fetchOverCachedRows(store: StoreUnderTest) throws {
+        let (coordinator, counting, ids) = try people(store)
+        let bySalary = FetchRequest(entityName: "Employee", sortDescriptors: [ObjectSortDescriptor(key: "salary", ascending: false)])
+        _ = try ManagedObjectContext(coordinator: coordinator).fetch(bySalary)
+        #expect(coordinator.cachedRowCount == 10)
+        let writer = ManagedObjectContext(coordinator: coordinator)
+        try writer.object(with: ids[3]).setValue("Renamed", forKey: "name")
+        try writer.save()
+
+        let expected = (0..<10).reversed().map { $0 == 3 ? "Renamed" : "E\($0)" }
+        let first = ManagedObjectContext(coordinator: coordinator)
+        counting.reset()
+        let fetched = try first.fetch(bySalary)
+        #expect(try fetched.map { try $0.string("name") } == expected)
+        #expect(counting.reads == 1, "a fetch asks the store once, cached rows or not")
+
+        // Another context fetches the same rows; changing one context's object leaves the other's.
+        let second = ManagedObjectContext(coordinator: coordinator)
+        let again = try second.fetch(bySalary)
+        try again[0].setValue("Changed here only", forKey: "name")
+        #expect(try fetched[0].string("name") == "E9")
+        #expect(try again.dropFirst().map { try $0.string("name") } == Array(expected.dropFirst()))
+        let third = ManagedObjectContext(coordinator: coordinator)
+        #expect(try third.fetch(bySalary).map { try $0.string("name") } == expected)
+    }
+
     @Test("with the cache off, the second context reads the store", arguments: StoreUnderTest.all)
     func off(store: StoreUnderTest) throws {
         let (coordinator, counting, ids) = try people(store, capacity: 0)
