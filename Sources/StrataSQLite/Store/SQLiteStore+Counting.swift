@@ -37,8 +37,7 @@ extension SQLiteStore {
         unranged.fetchLimit = 0
         unranged.fetchOffset = 0
         unranged.sortDescriptors = []
-        unranged.includesPropertyValues = false
-        return Self.ranged(try fetch(unranged, in: state, reader: reader(for: state)).count, request)
+        return Self.ranged(try countFetching(unranged, in: state), request)
     }
 
     /// Counts `request` by fetching it as it is, order and range too: for entities that fill a
