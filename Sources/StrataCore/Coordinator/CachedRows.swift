@@ -14,8 +14,8 @@
 /// read from the store, as they would have been a moment earlier.
 public final class CachedRows {
     private let cache: RowCache
-    /// The store the fetch asks.
-    public let storeIdentifier: String
+    /// The store the fetch asks, whose rows these are.
+    private let storeIdentifier: String
     /// How many rows the fetch took from the cache.
     private(set) var takenCount = 0
     /// The entity whose rows were asked for last, and whether the cache held any of them then.
