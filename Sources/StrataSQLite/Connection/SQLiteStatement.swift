@@ -161,6 +161,14 @@ final class SQLiteStatement {
         }
     }
 
+    /// Column `index` of the current row as SQLite holds it, to read its storage class and then
+    /// its value with one call into SQLite: each `sqlite3_column_*` call checks the statement and
+    /// the connection's error state again, which for a row of many columns costs more than
+    /// reading them.
+    func column(_ index: Int) -> SQLiteColumn {
+        SQLiteColumn(value: sqlite3_column_value(handle, Int32(index)))
+    }
+
     /// Column `index` of the current row, a BLOB (``storageClass(_:)``), as bytes.
     func blobBytes(_ index: Int) -> Data {
         let column = Int32(index)

@@ -65,7 +65,7 @@ final class SQLiteRowReader: SnapshotSource {
         guard let layout = layouts.layout(code: row.int64(1)), layout.table.name == table.name else { throw unknownEntity(row, table) }
         if let cachedRows, let cached = cachedRows.row(entityName: layout.entityName, primaryKey: key, version: row.int64(2)) {
             // The values are not decoded: only whether a number among them sits in a BLOB is read.
-            for position in layout.inexactNumberPositions where row.storageClass(position) == .blob {
+            for position in layout.inexactNumberPositions where row.column(position).storageClass == .blob {
                 readNumberStoredAsBlob = true
             }
             return cached
@@ -73,8 +73,10 @@ final class SQLiteRowReader: SnapshotSource {
         let attributes = try attributeValues(row, layout, key: key)
         var toOnes = NameMap<ManagedObjectID>()
         let foreignKeys = layout.toOnes
-        for index in foreignKeys.indices where !row.isNull(foreignKeys[index].position) {
-            let destinationKey = row.int64(foreignKeys[index].position)
+        for index in foreignKeys.indices {
+            let column = row.column(foreignKeys[index].position)
+            guard !column.isNull else { continue }
+            let destinationKey = column.int64
             if resolvingToOnes, foreignKeys[index].destinationHasSubentities {
                 if let destination = try entityOfRow(destinationKey, kindOf: foreignKeys[index].destinationEntityName) {
                     toOnes[foreignKeys[index].name] = id(destination, destinationKey)
@@ -99,20 +101,21 @@ final class SQLiteRowReader: SnapshotSource {
 
     /// The value of the attribute `layout.attributes[column]` in the current row of `row`.
     @inline(__always)
-    private func attributeValue(_ row: SQLiteStatement, _ layout: SQLiteRowLayout, column: Int, key: Int64) throws -> AttributeValue? {
-        let type = layout.attributes[column].type
-        let position = layout.attributes[column].position
+    private func attributeValue(_ row: SQLiteStatement, _ layout: SQLiteRowLayout, column attribute: Int, key: Int64) throws -> AttributeValue? {
+        let type = layout.attributes[attribute].type
+        let position = layout.attributes[attribute].position
         // What the store writes for each type is read straight from the row, with what
         // `SQLiteValueCoding.decode` makes of it; anything else (a number stored as text or as a
         // BLOB, a value written by another program) is decoded from its SQLite value.
-        switch (row.storageClass(position), type) {
+        let column = row.column(position)
+        switch (column.storageClass, type) {
         case (.null, _): return nil
-        case (.integer, .integer16), (.integer, .integer32), (.integer, .integer64): return .integer(row.int64(position))
-        case (.integer, .boolean): return .boolean(row.int64(position) != 0)
-        case (.real, .double): return .double(row.double(position))
-        case (.real, .date): return .date(Date(timeIntervalSinceReferenceDate: row.double(position)))
-        case (.text, .string): return .string(row.text(position) ?? "")
-        case (.blob, .binaryData): return .binary(row.blobBytes(position))
+        case (.integer, .integer16), (.integer, .integer32), (.integer, .integer64): return .integer(column.int64)
+        case (.integer, .boolean): return .boolean(column.int64 != 0)
+        case (.real, .double): return .double(column.double)
+        case (.real, .date): return .date(Date(timeIntervalSinceReferenceDate: column.double))
+        case (.text, .string): return .string(column.text)
+        case (.blob, .binaryData): return .binary(column.blobBytes)
         default: break
         }
         do {
@@ -121,7 +124,7 @@ final class SQLiteRowReader: SnapshotSource {
             return try SQLiteValueCoding.decode(value, as: type)
         } catch {
             throw StoreError.corruptStore(file: file, offset: nil,
-                                          reason: "\(layout.entityName) row \(key), attribute '\(layout.attributes[column].name)': \(error.description)")
+                                          reason: "\(layout.entityName) row \(key), attribute '\(layout.attributes[attribute].name)': \(error.description)")
         }
     }
 
