@@ -24,6 +24,36 @@ struct SQLiteConnectionTests {
         #expect(try connection.scalar("SELECT typeof(v) FROM t WHERE rowid = 8") == .text("blob"), "an empty blob is a blob, not NULL")
     }
 
+    @Test("a column read through its value gives the storage class and value the statement's own readers give")
+    func columnValues() throws {
+        let connection = try SQLiteConnection(path: try database())
+        try connection.execute("CREATE TABLE t (v)")
+        let values: [SQLiteValue] = [
+            .null, .integer(.min), .integer(7), .real(-0.0), .real(2.5), .text(""), .text("é 😀"), .blob(Data()), .blob(Data([0, 1, 255])),
+        ]
+        for value in values { try connection.run("INSERT INTO t (v) VALUES (?)", [value]) }
+        // Each value is read only as its own storage class: reading it as another converts it
+        // in place, after which SQLite leaves its type undefined.
+        let read = try connection.rows("SELECT v FROM t ORDER BY rowid") { row -> (SQLiteStatement.StorageClass, SQLiteStatement.StorageClass, Bool, SQLiteValue) in
+            let column = row.column(0)
+            let storageClass = column.storageClass
+            let read: SQLiteValue = switch storageClass {
+            case .null: .null
+            case .integer: .integer(column.int64)
+            case .real: .real(column.double)
+            case .text: .text(column.text)
+            case .blob: .blob(column.blobBytes)
+            }
+            return (storageClass, row.storageClass(0), column.isNull, read)
+        }
+        #expect(read.map(\.3) == values)
+        for (index, (storageClass, statementClass, isNull, value)) in read.enumerated() {
+            #expect(storageClass == statementClass, "row \(index)")
+            #expect(isNull == (value == .null), "row \(index)")
+        }
+        #expect(read.map(\.0) == [.null, .integer, .integer, .real, .real, .text, .text, .blob, .blob])
+    }
+
     @Test("the journal mode is WAL and statements are prepared once")
     func walAndCache() throws {
         let connection = try SQLiteConnection(path: try database())
