@@ -180,9 +180,14 @@ extension ManagedObject {
 
     /// Throws for an object cut loose from its context (deleted and saved, rolled back, reset,
     /// or its context gone), whose values are no longer there to read.
+    @inline(__always)
     func checkUsable() throws {
-        guard !isInvalidated else { throw ObjectError.objectDeleted(objectID) }
+        guard !isInvalidated else { throw usableError() }
     }
+
+    /// The error ``checkUsable()`` throws, made out of line: the check is inlined into every read.
+    @inline(never)
+    private func usableError() -> ObjectError { ObjectError.objectDeleted(objectID) }
 
     func checkMutable() throws {
         guard !isInvalidated, managedObjectContext != nil else { throw ObjectError.objectDeleted(objectID) }
