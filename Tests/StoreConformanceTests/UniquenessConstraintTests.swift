@@ -56,6 +56,42 @@ struct UniquenessConstraintTests {
         #expect(try codes(coordinator) == ["A-1", "B-7", "C-3"])
     }
 
+    @Test("a conflict among many new objects fails the save whole and names both objects, wherever it falls",
+          arguments: StoreUnderTest.all)
+    func conflictAmongManyInserts(_ store: StoreUnderTest) throws {
+        // Enough new objects of one entity that a store writing rows in groups meets the
+        // conflict inside the first group (with a new object), inside the second (with a stored
+        // one) and in the rows left after the last whole group (with a new one).
+        for (position, code) in [(25, "B-3"), (40, "S-0"), (70, "B-3")] {
+            let (coordinator, _) = try store.makeCoordinator(model: model())
+            let context = ManagedObjectContext(coordinator: coordinator)
+            let stored = try context.insertNewObject(forEntityName: "Book")
+            try stored.setValue("S-0", forKey: "code")
+            try context.save()
+
+            let books = try (0..<75).map { index in
+                let book = try context.insertNewObject(forEntityName: "Book")
+                try book.setValue(index == position ? code : "B-\(index)", forKey: "code")
+                try book.setValue("Title \(index)", forKey: "title")
+                return book
+            }
+            do {
+                try context.save()
+                Issue.record("saved two items with the code \(code) (the duplicate at \(position))")
+            } catch StoreError.constraintConflict(let conflicts) {
+                let holder = code == "S-0" ? stored : books[3]
+                let named = Set(conflicts.flatMap { [$0.objectID, $0.databaseObjectID].compactMap { $0 } })
+                #expect(named == [holder.objectID, books[position].objectID], "duplicate at \(position): \(conflicts)")
+            }
+            #expect(try codes(coordinator) == ["S-0"], "duplicate at \(position): nothing of the failed save landed")
+            #expect(context.insertedObjects.count == 75)
+
+            try books[position].setValue("C-\(position)", forKey: "code")
+            try context.save()
+            #expect(try codes(coordinator).count == 76)
+        }
+    }
+
     @Test("changing a stored object to a code another holds fails and names the holder", arguments: StoreUnderTest.all)
     func updateConflict(_ store: StoreUnderTest) throws {
         let (coordinator, _) = try store.makeCoordinator(model: model())

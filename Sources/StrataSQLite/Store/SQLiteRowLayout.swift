@@ -56,6 +56,16 @@ final class SQLiteRowLayout {
     let unfilledPositions: [Int]
     /// `INSERT INTO <table> (Z_PK, Z_ENT, Z_OPT, <every column>) VALUES (?, …)`.
     let insertSQL: String
+    /// How many rows ``insertRowsSQL`` inserts: as many as keep it within 999 parameters (what
+    /// every SQLite build allows), at most ``largestRowsPerInsert``; 1 for a row wider than that.
+    let rowsPerInsert: Int
+    /// ``insertSQL`` with ``rowsPerInsert`` rows of parameters, `VALUES (?, …), (?, …), …`: a
+    /// statement runs once for all of them, which SQLite starts and ends once (its cursors
+    /// opened, its registers kept), rather than once a row. `OR FAIL`: a row in conflict stops
+    /// the statement and keeps the rows before it, so that SQLite needs no statement journal
+    /// (which it would write to a temporary file) to take the statement back; the save that
+    /// fails goes back whole with its transaction.
+    let insertRowsSQL: String
     /// `UPDATE <table> SET Z_OPT = ?, <every column but the order columns> = ? WHERE Z_PK = ?`:
     /// order columns belong to the to-many side.
     let updateSQL: String
@@ -64,8 +74,16 @@ final class SQLiteRowLayout {
     /// ``insertSQL`` prepared on the store's connection, once a row was first inserted: later rows
     /// skip the connection's statement cache (a lookup by the whole SQL text).
     var insertStatement: SQLiteStatement?
+    /// ``insertRowsSQL`` prepared on the store's connection, once rows were first inserted in
+    /// one statement.
+    var insertRowsStatement: SQLiteStatement?
     /// ``updateSQL`` prepared on the store's connection, once a row was first updated.
     var updateStatement: SQLiteStatement?
+
+    /// The most rows one insert statement takes: beyond a few dozen, the statement's own start
+    /// and end are a small part of its time, and longer lists only leave more rows to insert one
+    /// by one at the end of a run.
+    static let largestRowsPerInsert = 32
 
     init(entity: EntityDescription, code: Int64, table: SQLiteSchema.Table, model: ManagedObjectModel) {
         var positions: [String: Int] = [:]
@@ -97,7 +115,11 @@ final class SQLiteRowLayout {
         let filled = Set(attributes.map(\.position)).union(toOnes.map(\.position))
         unfilledPositions = (Self.firstColumn..<width).filter { !filled.contains($0) }
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)
-        insertSQL = "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+        let marks = "(" + names.map { _ in "?" }.joined(separator: ", ") + ")"
+        insertSQL = "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES \(marks)"
+        rowsPerInsert = max(1, min(Self.largestRowsPerInsert, 999 / names.count))
+        insertRowsSQL = "INSERT OR FAIL INTO \(table.name) (\(names.joined(separator: ", "))) VALUES "
+            + Array(repeating: marks, count: rowsPerInsert).joined(separator: ", ")
         // Order columns belong to the to-many side, derived ones to the store: updates keep out.
         let untouched = Set(table.orderColumns.values).union(table.derivedColumns)
         let updated = table.columns.enumerated().filter { !untouched.contains($0.element.name) }

@@ -107,9 +107,7 @@ struct SQLiteRowWriter {
         }
         // Inserted rows are read in place, through the list's buffer: a row taken out of its
         // list, even by index, was copied whole (its ID, values and maps retained and released).
-        try request.inserted.withUnsafeBufferPointer { rows in
-            for index in rows.indices { try insert(rows[index]) }
-        }
+        try request.inserted.withUnsafeBufferPointer { try insertRows($0) }
         try raisePrimaryKeyCounters(for: request.inserted)
         for index in request.updated.indices {
             try update(request.updated[index], version: request.updated[index].version &+ 1)
@@ -197,53 +195,97 @@ struct SQLiteRowWriter {
         return ConstraintConflict(entityName: snapshot.objectID.entityName, properties: [], objectID: snapshot.objectID, databaseObjectID: nil)
     }
 
-    /// Inserts `snapshot`'s row, binding each value straight to the prepared insert (the values
-    /// of ``rowValues(_:_:)``, without an array of them per row).
-    private func insert(_ snapshot: borrowing ObjectSnapshot) throws {
-        let layout = try layout(snapshot.objectID)
-        let statement = try layout.insertStatement ?? connection.statement(layout.insertSQL)
-        layout.insertStatement = statement
-        let primaryKey = try key(snapshot.objectID)
-        try writingRow(of: snapshot) {
-            statement.reset()
-            try statement.bind(.integer(primaryKey), at: 0)
-            try statement.bind(.integer(layout.code), at: 1)
-            try statement.bind(.integer(snapshot.version), at: 2)
-            for position in layout.unfilledPositions { try statement.bind(.null, at: position) }
-            for toOne in layout.toOnes {
-                let value: SQLiteValue = if let destination = snapshot.toOne[toOne.name] { .integer(try key(destination)) } else { .null }
-                try statement.bind(value, at: toOne.position)
+    /// Inserts the rows of `rows`, in order. A run of rows of one entity goes in by statements of
+    /// ``SQLiteRowLayout/rowsPerInsert`` rows; what is left of it, one row a statement.
+    private func insertRows(_ rows: UnsafeBufferPointer<ObjectSnapshot>) throws {
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let layout = try layout(rows[start].objectID)
+            var end = start + 1
+            while end < rows.endIndex, end - start < layout.rowsPerInsert, rows[end].objectID.entityName == layout.entityName {
+                end += 1
             }
-            // Cleared whether the row went in or a bind failed part-way: no parameter is left
-            // pointing at bytes that are gone.
-            defer { statement.clearBindings() }
-            try Self.bindAttributes(from: 0, of: snapshot.attributes, layout, to: statement)
+            if end - start == layout.rowsPerInsert, layout.rowsPerInsert > 1 {
+                try insert(UnsafeBufferPointer(rebasing: rows[start..<end]), layout)
+            } else {
+                for index in start..<end { try insert(UnsafeBufferPointer(rebasing: rows[index...index]), layout) }
+            }
+            start = end
         }
     }
 
-    /// Binds the attributes of `snapshot` from `layout.attributes[first]` on, then runs
-    /// `statement`. Non-empty text and bytes are bound where they are, without SQLite copying
-    /// them: the rest of the row is bound, and the statement run, within the call that keeps
-    /// them there; the caller clears the bindings once it returns or throws.
-    private static func bindAttributes(from first: Int, of attributes: AttributeValues, _ layout: SQLiteRowLayout,
-                                       to statement: SQLiteStatement) throws {
-        var index = first
-        while index < layout.attributes.count {
-            let position = layout.attributes[index].position
-            let value = attributes.value(at: layout.attributes[index].slot, of: layout.attributeLayout)
-            index += 1
-            switch value {
-            case .string(let text)?:
-                return try statement.withBytes(of: text, boundAt: position) {
-                    try bindAttributes(from: index, of: attributes, layout, to: statement)
+    /// Inserts `rows`, all of `layout`'s entity, with one statement: one row, or
+    /// ``SQLiteRowLayout/rowsPerInsert`` of them. Each value is bound straight to the prepared
+    /// insert (the values of ``rowValues(_:_:)``, without an array of them per row).
+    private func insert(_ rows: UnsafeBufferPointer<ObjectSnapshot>, _ layout: SQLiteRowLayout) throws {
+        let statement: SQLiteStatement
+        if rows.count == 1 {
+            statement = try layout.insertStatement ?? connection.statement(layout.insertSQL)
+            layout.insertStatement = statement
+        } else {
+            statement = try layout.insertRowsStatement ?? connection.statement(layout.insertRowsSQL)
+            layout.insertRowsStatement = statement
+        }
+        let bind = {
+            statement.reset()
+            for row in rows.indices {
+                let first = row * layout.width
+                try statement.bind(.integer(try key(rows[row].objectID)), at: first)
+                try statement.bind(.integer(layout.code), at: first + 1)
+                try statement.bind(.integer(rows[row].version), at: first + 2)
+                for position in layout.unfilledPositions { try statement.bind(.null, at: first + position) }
+                for toOne in layout.toOnes {
+                    let value: SQLiteValue = if let destination = rows[row].toOne[toOne.name] { .integer(try key(destination)) } else { .null }
+                    try statement.bind(value, at: first + toOne.position)
                 }
-            case .binary(let data)?:
-                return try statement.withBytes(of: data, boundAt: position) {
-                    try bindAttributes(from: index, of: attributes, layout, to: statement)
-                }
-            default:
-                try statement.bind(SQLiteValueCoding.encode(value), at: position)
             }
+            // Cleared whether the rows went in or a bind failed part-way: no parameter is left
+            // pointing at bytes that are gone.
+            defer { statement.clearBindings() }
+            try Self.bindAttributes(of: rows, row: 0, from: 0, layout, to: statement)
+        }
+        guard rows.count > 1 else { return try writingRow(of: rows[0], bind) }
+        do {
+            try bind()
+        } catch let error as SQLiteError where error.primaryCode == 19 {   // SQLITE_CONSTRAINT
+            // `INSERT OR FAIL` stops at the row in conflict and keeps the rows before it (the
+            // save's transaction goes back whole when the save fails): that row, and any after
+            // it, are inserted alone, which names the row in conflict as an insert of one does.
+            let inserted = min(max(connection.changes, 0), rows.count)
+            for row in inserted..<rows.count { try insert(UnsafeBufferPointer(rebasing: rows[row...row]), layout) }
+        }
+    }
+
+    /// Binds the attributes of `rows` from `layout.attributes[first]` of the row at `row` on,
+    /// then runs `statement`. Non-empty text and bytes are bound where they are, without SQLite
+    /// copying them: the rest of the rows are bound, and the statement run, within the call that
+    /// keeps them there; the caller clears the bindings once it returns or throws.
+    private static func bindAttributes(of rows: UnsafeBufferPointer<ObjectSnapshot>, row: Int, from first: Int,
+                                       _ layout: SQLiteRowLayout, to statement: SQLiteStatement) throws {
+        var row = row
+        var index = first
+        while row < rows.count {
+            let start = row * layout.width
+            while index < layout.attributes.count {
+                let position = start + layout.attributes[index].position
+                let value = rows[row].attributes.value(at: layout.attributes[index].slot, of: layout.attributeLayout)
+                index += 1
+                let (next, following) = (row, index)
+                switch value {
+                case .string(let text)?:
+                    return try statement.withBytes(of: text, boundAt: position) {
+                        try bindAttributes(of: rows, row: next, from: following, layout, to: statement)
+                    }
+                case .binary(let data)?:
+                    return try statement.withBytes(of: data, boundAt: position) {
+                        try bindAttributes(of: rows, row: next, from: following, layout, to: statement)
+                    }
+                default:
+                    try statement.bind(SQLiteValueCoding.encode(value), at: position)
+                }
+            }
+            row += 1
+            index = 0
         }
         try statement.runBound()
     }
@@ -364,7 +406,7 @@ struct SQLiteRowWriter {
         for join in schema.joinTables { try connection.run("DELETE FROM \(join.name)") }
         try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = 0")
         let ordered = image.orderedObjects
-        for snapshot in ordered { try insert(snapshot) }
+        try ordered.withUnsafeBufferPointer { try insertRows($0) }
         try raisePrimaryKeyCounters(for: ordered)
         for snapshot in ordered { try writeToMany(snapshot) }
         for (root, next) in image.nextPrimaryKeys where schema.tables[root] != nil {
