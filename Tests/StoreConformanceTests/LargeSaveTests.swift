@@ -74,4 +74,32 @@ struct LargeSaveTests {
             authorOfBook.values.filter { $0 == author }.count
         })
     }
+
+    @Test("new objects of two entities made by turns come back with every value and to-one", arguments: StoreUnderTest.all)
+    func objectsMadeByTurns(_ store: StoreUnderTest) throws {
+        let (coordinator, _) = try store.makeCoordinator(model: model())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        // Each book made with its own author: a store grouping rows by entity groups both.
+        for index in 0..<75 {
+            let writer = try context.insert("Author", ["name": String(format: "Author %03d", index)])
+            let values = Self.book(index)
+            let book = try context.insert("Book", ["title": values.title, "pages": values.pages, "price": values.price, "cover": values.cover])
+            try book.setValue(writer, forKey: "author")
+        }
+        try context.save()
+
+        let fresh = context.freshContext()
+        let books = try fresh.fetch(FetchRequest(entityName: "Book", sortDescriptors: [ObjectSortDescriptor(key: "price")]))
+        #expect(books.count == 75)
+        for (position, book) in books.enumerated() {
+            let expected = Self.book(position)
+            let matches = try book.value(forKey: "title", as: String.self) == expected.title
+                && book.value(forKey: "pages", as: Int32.self) == expected.pages
+                && book.value(forKey: "cover", as: Data.self) == expected.cover
+                && book.value(forKey: "author", as: ManagedObject.self)?.value(forKey: "name", as: String.self)
+                    == String(format: "Author %03d", position)
+            #expect(matches, "book \(position)")
+            if !matches { break }
+        }
+    }
 }

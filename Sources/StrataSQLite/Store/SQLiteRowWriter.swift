@@ -195,31 +195,62 @@ struct SQLiteRowWriter {
         return ConstraintConflict(entityName: snapshot.objectID.entityName, properties: [], objectID: snapshot.objectID, databaseObjectID: nil)
     }
 
-    /// Inserts the rows of `rows`, in order. A run of rows of one entity goes in by statements of
-    /// ``SQLiteRowLayout/rowsPerInsert`` rows; what is left of it, one row a statement.
+    /// Inserts the rows of `rows`, an entity's rows by statements of
+    /// ``SQLiteRowLayout/rowsPerInsert`` rows and what is left of them one row a statement. The
+    /// rows of each entity go in in their order, the entities in the order their first rows come:
+    /// a save that inserts each book with its author groups both.
     private func insertRows(_ rows: UnsafeBufferPointer<ObjectSnapshot>) throws {
-        var start = rows.startIndex
-        while start < rows.endIndex {
-            let layout = try layout(rows[start].objectID)
-            var end = start + 1
-            while end < rows.endIndex, end - start < layout.rowsPerInsert, rows[end].objectID.entityName == layout.entityName {
-                end += 1
-            }
-            if end - start == layout.rowsPerInsert, layout.rowsPerInsert > 1 {
-                try insert(UnsafeBufferPointer(rebasing: rows[start..<end]), layout)
+        var groups: [(layout: SQLiteRowLayout, members: [Int])] = []
+        var groupOfEntity: [String: Int] = [:]
+        var last: (entityName: String, group: Int)?
+        for index in rows.indices {
+            let entityName = rows[index].objectID.entityName
+            let group: Int
+            if let last, last.entityName == entityName {
+                group = last.group
+            } else if let known = groupOfEntity[entityName] {
+                group = known
             } else {
-                for index in start..<end { try insert(UnsafeBufferPointer(rebasing: rows[index...index]), layout) }
+                group = groups.count
+                groups.append((try layout(rows[index].objectID), []))
+                groupOfEntity[entityName] = group
             }
-            start = end
+            last = (entityName, group)
+            groups[group].members.append(index)
+        }
+        for (layout, members) in groups {
+            // An entity's rows that come together (the usual case) are taken as a range.
+            if let first = members.first, let last = members.last, last - first + 1 == members.count {
+                try insert(rows, first..<(last + 1), layout)
+            } else {
+                try insert(rows, members[...], layout)
+            }
         }
     }
 
-    /// Inserts `rows`, all of `layout`'s entity, with one statement: one row, or
-    /// ``SQLiteRowLayout/rowsPerInsert`` of them. Each value is bound straight to the prepared
-    /// insert (the values of ``rowValues(_:_:)``, without an array of them per row).
-    private func insert(_ rows: UnsafeBufferPointer<ObjectSnapshot>, _ layout: SQLiteRowLayout) throws {
+    /// Inserts the rows of `rows` at `members`, all of `layout`'s entity: by statements of
+    /// ``SQLiteRowLayout/rowsPerInsert`` rows, and what is left one row a statement.
+    private func insert<Members: RandomAccessCollection<Int>>(_ rows: UnsafeBufferPointer<ObjectSnapshot>, _ members: Members,
+                                                              _ layout: SQLiteRowLayout) throws
+    where Members.Index == Int, Members.SubSequence == Members {
+        var start = members.startIndex
+        if layout.rowsPerInsert > 1 {
+            while members.endIndex - start >= layout.rowsPerInsert {
+                try insertStatement(rows, members[start..<(start + layout.rowsPerInsert)], layout)
+                start += layout.rowsPerInsert
+            }
+        }
+        for member in start..<members.endIndex { try insertStatement(rows, members[member...member], layout) }
+    }
+
+    /// Inserts the rows of `rows` at `members`, all of `layout`'s entity, with one statement: one
+    /// row, or ``SQLiteRowLayout/rowsPerInsert`` of them. Each value is bound straight to the
+    /// prepared insert (the values of ``rowValues(_:_:)``, without an array of them per row).
+    private func insertStatement<Members: RandomAccessCollection<Int>>(_ rows: UnsafeBufferPointer<ObjectSnapshot>, _ members: Members,
+                                                                       _ layout: SQLiteRowLayout) throws
+    where Members.Index == Int, Members.SubSequence == Members {
         let statement: SQLiteStatement
-        if rows.count == 1 {
+        if members.count == 1 {
             statement = try layout.insertStatement ?? connection.statement(layout.insertSQL)
             layout.insertStatement = statement
         } else {
@@ -228,8 +259,8 @@ struct SQLiteRowWriter {
         }
         let bind = {
             statement.reset()
-            for row in rows.indices {
-                let first = row * layout.width
+            for (place, row) in members.enumerated() {
+                let first = place * layout.width
                 try statement.bind(.integer(try key(rows[row].objectID)), at: first)
                 try statement.bind(.integer(layout.code), at: first + 1)
                 try statement.bind(.integer(rows[row].version), at: first + 2)
@@ -242,49 +273,53 @@ struct SQLiteRowWriter {
             // Cleared whether the rows went in or a bind failed part-way: no parameter is left
             // pointing at bytes that are gone.
             defer { statement.clearBindings() }
-            try Self.bindAttributes(of: rows, row: 0, from: 0, layout, to: statement)
+            try Self.bindAttributes(of: rows, members, place: 0, from: 0, layout, to: statement)
         }
-        guard rows.count > 1 else { return try writingRow(of: rows[0], bind) }
+        guard members.count > 1 else { return try writingRow(of: rows[members[members.startIndex]], bind) }
         do {
             try bind()
         } catch let error as SQLiteError where error.primaryCode == 19 {   // SQLITE_CONSTRAINT
             // `INSERT OR FAIL` stops at the row in conflict and keeps the rows before it (the
             // save's transaction goes back whole when the save fails): that row, and any after
             // it, are inserted alone, which names the row in conflict as an insert of one does.
-            let inserted = min(max(connection.changes, 0), rows.count)
-            for row in inserted..<rows.count { try insert(UnsafeBufferPointer(rebasing: rows[row...row]), layout) }
+            let inserted = min(max(connection.changes, 0), members.count)
+            for member in (members.startIndex + inserted)..<members.endIndex { try insertStatement(rows, members[member...member], layout) }
         }
     }
 
-    /// Binds the attributes of `rows` from `layout.attributes[first]` of the row at `row` on,
-    /// then runs `statement`. Non-empty text and bytes are bound where they are, without SQLite
-    /// copying them: the rest of the rows are bound, and the statement run, within the call that
-    /// keeps them there; the caller clears the bindings once it returns or throws.
-    private static func bindAttributes(of rows: UnsafeBufferPointer<ObjectSnapshot>, row: Int, from first: Int,
-                                       _ layout: SQLiteRowLayout, to statement: SQLiteStatement) throws {
-        var row = row
+    /// Binds the attributes of the rows of `rows` at `members`, from `layout.attributes[first]` of
+    /// the row at `place` among them on, then runs `statement`. Non-empty text and bytes are
+    /// bound where they are, without SQLite copying them: the rest of the rows are bound, and the
+    /// statement run, within the call that keeps them there; the caller clears the bindings once
+    /// it returns or throws.
+    private static func bindAttributes<Members: RandomAccessCollection<Int>>(
+        of rows: UnsafeBufferPointer<ObjectSnapshot>, _ members: Members, place: Int, from first: Int,
+        _ layout: SQLiteRowLayout, to statement: SQLiteStatement
+    ) throws where Members.Index == Int {
+        var place = place
         var index = first
-        while row < rows.count {
-            let start = row * layout.width
+        while place < members.count {
+            let row = members[members.startIndex + place]
+            let start = place * layout.width
             while index < layout.attributes.count {
                 let position = start + layout.attributes[index].position
                 let value = rows[row].attributes.value(at: layout.attributes[index].slot, of: layout.attributeLayout)
                 index += 1
-                let (next, following) = (row, index)
+                let (next, following) = (place, index)
                 switch value {
                 case .string(let text)?:
                     return try statement.withBytes(of: text, boundAt: position) {
-                        try bindAttributes(of: rows, row: next, from: following, layout, to: statement)
+                        try bindAttributes(of: rows, members, place: next, from: following, layout, to: statement)
                     }
                 case .binary(let data)?:
                     return try statement.withBytes(of: data, boundAt: position) {
-                        try bindAttributes(of: rows, row: next, from: following, layout, to: statement)
+                        try bindAttributes(of: rows, members, place: next, from: following, layout, to: statement)
                     }
                 default:
                     try statement.bind(SQLiteValueCoding.encode(value), at: position)
                 }
             }
-            row += 1
+            place += 1
             index = 0
         }
         try statement.runBound()
