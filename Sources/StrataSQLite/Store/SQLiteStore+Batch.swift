@@ -57,9 +57,20 @@ extension SQLiteStore {
                         values += [.integer(last + 1 + Int64(offset)), .integer(code), .integer(1)]
                         for (name, _) in attributes { values.append(SQLiteValueCoding.encode(objects[offset][name])) }
                     }
-                    let sql = "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES "
+                    // `OR FAIL`: SQLite keeps no statement journal (which it writes to a temporary
+                    // file) to take a failed statement back; a row in conflict stops the statement
+                    // and keeps the rows before it, and the request's transaction goes back whole.
+                    let sql = "INSERT OR FAIL INTO \(table.name) (\(names.joined(separator: ", "))) VALUES "
                         + Array(repeating: rowMarks, count: size).joined(separator: ", ")
                     if try Self.breaksUniqueIndex({ try state.connection.run(sql, values) }) {
+                        // The rows the statement kept are taken out first, so that the conflict is
+                        // looked for among the rows as they were before it.
+                        let kept = Int64(min(max(state.connection.changes, 0), size))
+                        if kept > 0 {
+                            let first = last + 1 + Int64(start)
+                            try state.connection.run("DELETE FROM \(table.name) WHERE Z_PK >= ? AND Z_PK < ?",
+                                                     [.integer(first), .integer(first + kept)])
+                        }
                         throw try insertConflict(in: start..<(start + size), of: objects, ids: ids, entity: entity,
                                                  table: table, connection: state.connection)
                     }
