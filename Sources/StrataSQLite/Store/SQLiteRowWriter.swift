@@ -230,25 +230,25 @@ struct SQLiteRowWriter {
 
     /// Inserts the rows of `rows` at `members`, all of `layout`'s entity: by statements of
     /// ``SQLiteRowLayout/rowsPerInsert`` rows, and what is left one row a statement.
-    private func insert<Members: RandomAccessCollection<Int>>(_ rows: UnsafeBufferPointer<ObjectSnapshot>, _ members: Members,
-                                                              _ layout: SQLiteRowLayout) throws
-    where Members.Index == Int, Members.SubSequence == Members {
+    private func insert<Members: RandomAccessCollection<Int>>(
+        _ rows: UnsafeBufferPointer<ObjectSnapshot>, _ members: Members, _ layout: SQLiteRowLayout
+    ) throws where Members.Index == Int, Members.SubSequence == Members {
         var start = members.startIndex
         if layout.rowsPerInsert > 1 {
             while members.endIndex - start >= layout.rowsPerInsert {
-                try insertStatement(rows, members[start..<(start + layout.rowsPerInsert)], layout)
+                try insertInOneStatement(rows, members[start..<(start + layout.rowsPerInsert)], layout)
                 start += layout.rowsPerInsert
             }
         }
-        for member in start..<members.endIndex { try insertStatement(rows, members[member...member], layout) }
+        for member in start..<members.endIndex { try insertInOneStatement(rows, members[member...member], layout) }
     }
 
     /// Inserts the rows of `rows` at `members`, all of `layout`'s entity, with one statement: one
     /// row, or ``SQLiteRowLayout/rowsPerInsert`` of them. Each value is bound straight to the
     /// prepared insert (the values of ``rowValues(_:_:)``, without an array of them per row).
-    private func insertStatement<Members: RandomAccessCollection<Int>>(_ rows: UnsafeBufferPointer<ObjectSnapshot>, _ members: Members,
-                                                                       _ layout: SQLiteRowLayout) throws
-    where Members.Index == Int, Members.SubSequence == Members {
+    private func insertInOneStatement<Members: RandomAccessCollection<Int>>(
+        _ rows: UnsafeBufferPointer<ObjectSnapshot>, _ members: Members, _ layout: SQLiteRowLayout
+    ) throws where Members.Index == Int, Members.SubSequence == Members {
         let statement: SQLiteStatement
         if members.count == 1 {
             statement = try layout.insertStatement ?? connection.statement(layout.insertSQL)
@@ -283,7 +283,7 @@ struct SQLiteRowWriter {
             // save's transaction goes back whole when the save fails): that row, and any after
             // it, are inserted alone, which names the row in conflict as an insert of one does.
             let inserted = min(max(connection.changes, 0), members.count)
-            for member in (members.startIndex + inserted)..<members.endIndex { try insertStatement(rows, members[member...member], layout) }
+            for member in (members.startIndex + inserted)..<members.endIndex { try insertInOneStatement(rows, members[member...member], layout) }
         }
     }
 
