@@ -161,12 +161,14 @@ extension ManagedObjectContext {
         var request = StoreSaveRequest()
         request.inserted.reserveCapacity(inserted.count)
         request.updated.reserveCapacity(updated.count)
+        request.changedProperties.reserveCapacity(updated.count)
         for object in inserted { request.inserted.append(object.currentSnapshot(version: 1)) }
         var updatedStates: [ObjectSnapshot] = []
         updatedStates.reserveCapacity(updated.count)
         for object in updated {
             let read = object.committed?.version ?? 1
             let snapshot = object.currentSnapshot(version: read)
+            request.changedProperties.append(object.changedStoredProperties(in: snapshot))
             var after = snapshot
             after.version = read &+ 1   // as the store counts: wrapping, since a file may hold Int64.max
             after.toMany = (object.committed?.toMany ?? [:]).merging(snapshot.toMany) { _, new in new }

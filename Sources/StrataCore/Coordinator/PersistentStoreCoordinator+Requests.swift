@@ -192,7 +192,12 @@ extension PersistentStoreCoordinator {
             return store.identifier
         }
         for snapshot in request.inserted { parts[try part(for: snapshot.objectID)]!.inserted.append(snapshot) }
-        for snapshot in request.updated { parts[try part(for: snapshot.objectID)]!.updated.append(snapshot) }
+        let saysChanges = request.changedProperties.count == request.updated.count
+        for (index, snapshot) in request.updated.enumerated() {
+            let storeIdentifier = try part(for: snapshot.objectID)
+            parts[storeIdentifier]!.updated.append(snapshot)
+            if saysChanges { parts[storeIdentifier]!.changedProperties.append(request.changedProperties[index]) }
+        }
         for deletion in request.deleted { parts[try part(for: deletion.objectID)]!.deleted.append(deletion) }
         for store in order {
             if let storePart = parts[store.identifier], !storePart.isEmpty { try store.save(storePart) }

@@ -32,12 +32,18 @@ public enum AttributeValue: Sendable, Hashable {
     /// Equality that compares floating-point values by their bits, so that a changed NaN payload
     /// or a changed sign of zero counts as a change.
     public static func == (lhs: AttributeValue, rhs: AttributeValue) -> Bool {
-        switch (lhs, rhs) {
+        // A value compared with a copy of itself (a value kept while others of its object
+        // changed) has the very same bits: equal without looking at text or bytes.
+        if hasSameBits(lhs, rhs) { return true }
+        return switch (lhs, rhs) {
         case let (.integer(a), .integer(b)): a == b
         case let (.decimal(a), .decimal(b)): a == b && a.description == b.description
         case let (.double(a), .double(b)): a.bitPattern == b.bitPattern
         case let (.float(a), .float(b)): a.bitPattern == b.bitPattern
-        case let (.string(a), .string(b)): a.unicodeScalars.elementsEqual(b.unicodeScalars)
+        // The very same string (a value copied, not changed) is known equal by its two words;
+        // equal scalars are equal UTF-8, so texts of two lengths differ without a look at either.
+        case let (.string(a), .string(b)):
+            NameBits.same(a, b) || (a.utf8.count == b.utf8.count && a.unicodeScalars.elementsEqual(b.unicodeScalars))
         case let (.boolean(a), .boolean(b)): a == b
         case let (.date(a), .date(b)): a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
         case let (.binary(a), .binary(b)): a == b
@@ -45,6 +51,18 @@ public enum AttributeValue: Sendable, Hashable {
         case let (.uri(a), .uri(b)): a.absoluteString == b.absoluteString
         case let (.objectID(a), .objectID(b)): a == b
         default: false
+        }
+    }
+
+    /// Whether `lhs` and `rhs` are stored as the same bytes: the same case and payload, a text or
+    /// bytes by the same storage. Values that are equal but were made apart may differ in their
+    /// bytes (unused ones included), so only `true` says anything.
+    private static func hasSameBits(_ lhs: AttributeValue, _ rhs: AttributeValue) -> Bool {
+        withUnsafeBytes(of: lhs) { left in
+            withUnsafeBytes(of: rhs) { right in
+                guard let left = left.baseAddress, let right = right.baseAddress else { return false }
+                return memcmp(left, right, MemoryLayout<AttributeValue>.size) == 0
+            }
         }
     }
 

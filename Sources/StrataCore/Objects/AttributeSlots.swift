@@ -1,3 +1,4 @@
+import Foundation
 /// The storage of ``AttributeValues``: how many positions there are, then the value at each, in
 /// one allocation that never grows (values for a longer layout get a new one).
 ///
@@ -53,6 +54,26 @@ final class AttributeSlots: ManagedBuffer<Int, AttributeValue?> {
             withUnsafeMutablePointers { count, values in
                 precondition(position >= 0 && position < count.pointee, "attribute position out of range")
                 values[position] = newValue
+            }
+        }
+    }
+
+    /// The positions below both counts whose values here and in `other` differ, compared where
+    /// they are kept: none when both are the same storage.
+    func positionsDiffering(from other: AttributeSlots) -> [Int] {
+        guard other !== self else { return [] }
+        return withUnsafeMutablePointers { count, values in
+            other.withUnsafeMutablePointers { otherCount, otherValues in
+                let common = min(count.pointee, otherCount.pointee)
+                var differing: [Int] = []
+                differing.reserveCapacity(common)
+                for position in 0..<common {
+                    // A value kept as it was is the very same bytes in both: told apart without a
+                    // copy of either or a look at its text.
+                    if memcmp(values + position, otherValues + position, MemoryLayout<AttributeValue?>.size) == 0 { continue }
+                    if values[position] != otherValues[position] { differing.append(position) }
+                }
+                return differing
             }
         }
     }

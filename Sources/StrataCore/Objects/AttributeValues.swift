@@ -117,6 +117,13 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
         self.layout === layout ? slots[position] : self[layout.names[position]]
     }
 
+    /// The positions of `layout` whose values here and in `other` differ, both kept in `layout`;
+    /// nil when either is kept in another layout.
+    func positionsDiffering(from other: AttributeValues, in layout: AttributeLayout) -> [Int]? {
+        guard self.layout === layout, other.layout === layout else { return nil }
+        return slots.positionsDiffering(from: other.slots)
+    }
+
     /// Sets the value at `position` of `layout`, as ``value(at:of:)`` finds it; returns the
     /// value it replaced.
     @discardableResult

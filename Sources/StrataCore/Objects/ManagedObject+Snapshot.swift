@@ -81,6 +81,25 @@ extension ManagedObject {
         committed?.toOneIsCurrent = false
     }
 
+    /// The stored attributes and to-ones whose values in `snapshot`, this object's current state,
+    /// differ from the last saved state; nil when there is no saved state to compare with.
+    func changedStoredProperties(in snapshot: ObjectSnapshot) -> [String]? {
+        guard let committed else { return nil }
+        let layout = entity.attributeLayout
+        var changed: [String]
+        if let positions = snapshot.attributes.positionsDiffering(from: committed.attributes, in: layout) {
+            changed = positions.map { layout.names[$0] }
+        } else {
+            changed = layout.names.indices.filter {
+                snapshot.attributes.value(at: $0, of: layout) != committed.attributes.value(at: $0, of: layout)
+            }.map { layout.names[$0] }
+        }
+        if !committed.toOneIsCurrent {
+            for name in entity.storedToOneNames where snapshot.toOne[name] != committed.toOne[name] { changed.append(name) }
+        }
+        return changed
+    }
+
     /// The properties whose values differ from the last saved state, with their new values
     /// (nil for a value that was cleared). An inserted object reports every value it has.
     public func changedValues() -> [String: Any?] {

@@ -130,6 +130,18 @@ public struct StoreSaveRequest: Sendable, Hashable {
     public var updated: [ObjectSnapshot]
     /// Deleted objects with the version the saver read.
     public var deleted: [DeletedObject]
+    /// For each snapshot of ``updated``, in order, the stored attributes and to-ones whose values
+    /// differ from the version the saver read, or nil when not known. A store may write only
+    /// these (the SQLite store does: its row is the read version's, or the save fails as a merge
+    /// conflict). Empty, or of another length than ``updated``, when the saver does not say: any
+    /// property may have changed.
+    public var changedProperties: [[String]?] = []
+
+    /// The changed properties of `updated[index]` as ``changedProperties`` gives them; nil when not
+    /// known.
+    public func changedProperties(ofUpdated index: Int) -> [String]? {
+        changedProperties.count == updated.count ? changedProperties[index] : nil
+    }
 
     /// A deleted object and the version its deleter saw.
     public struct DeletedObject: Sendable, Hashable {

@@ -66,19 +66,35 @@ final class SQLiteRowLayout {
     /// (which it would write to a temporary file) to take the statement back; the save that
     /// fails goes back whole with its transaction.
     let insertRowsSQL: String
-    /// `UPDATE <table> SET Z_OPT = ?, <every column but the order columns> = ? WHERE Z_PK = ?`:
-    /// order columns belong to the to-many side.
-    let updateSQL: String
-    /// The positions of the columns ``updateSQL`` sets after `Z_OPT`, in its order.
-    let updatedPositions: [Int]
+    /// An `UPDATE <table> SET Z_OPT = ?, <columns> = ? WHERE Z_PK = ?` of some columns, and the
+    /// statement prepared for it once a row was first updated so.
+    final class RowUpdate {
+        /// The SQL.
+        let sql: String
+        /// The positions of the columns it sets after `Z_OPT`, in its order.
+        let positions: [Int]
+        /// ``sql`` prepared on the store's connection.
+        var statement: SQLiteStatement?
+
+        init(table: String, columns: [(name: String, position: Int)]) {
+            sql = "UPDATE \(table) SET " + (["Z_OPT = ?"] + columns.map { "\($0.name) = ?" }).joined(separator: ", ") + " WHERE Z_PK = ?"
+            positions = columns.map(\.position)
+        }
+    }
+
+    /// The update of every column a save writes: all but the order columns, which belong to the
+    /// to-many side, and the derived ones, which belong to the store.
+    let wholeRowUpdate: RowUpdate
+    /// The columns a save writes, by the name of their attribute or to-one.
+    private let updatableColumns: [String: (name: String, position: Int)]
+    /// The updates of fewer columns made so far, by the positions they set.
+    private var partialUpdates: [[Int]: RowUpdate] = [:]
     /// ``insertSQL`` prepared on the store's connection, once a row was first inserted: later rows
     /// skip the connection's statement cache (a lookup by the whole SQL text).
     var insertStatement: SQLiteStatement?
     /// ``insertRowsSQL`` prepared on the store's connection, once rows were first inserted in
     /// one statement.
     var insertRowsStatement: SQLiteStatement?
-    /// ``updateSQL`` prepared on the store's connection, once a row was first updated.
-    var updateStatement: SQLiteStatement?
 
     /// The most rows one insert statement takes: beyond a few dozen, the statement's own start
     /// and end are a small part of its time, and longer lists only leave more rows to insert one
@@ -123,8 +139,27 @@ final class SQLiteRowLayout {
         // Order columns belong to the to-many side, derived ones to the store: updates keep out.
         let untouched = Set(table.orderColumns.values).union(table.derivedColumns)
         let updated = table.columns.enumerated().filter { !untouched.contains($0.element.name) }
-        updatedPositions = updated.map { $0.offset + Self.firstColumn }
-        let assignments = (["Z_OPT = ?"] + updated.map { "\($0.element.name) = ?" }).joined(separator: ", ")
-        updateSQL = "UPDATE \(table.name) SET \(assignments) WHERE Z_PK = ?"
+        wholeRowUpdate = RowUpdate(table: table.name, columns: updated.map { ($0.element.name, $0.offset + Self.firstColumn) })
+        var updatable: [String: (name: String, position: Int)] = [:]
+        let updatedNames = Set(updated.map(\.element.name))
+        for attribute in attributes {
+            if let column = table.attributeColumns[attribute.name], updatedNames.contains(column) { updatable[attribute.name] = (column, attribute.position) }
+        }
+        for toOne in toOnes {
+            if let column = table.toOneColumns[toOne.name], updatedNames.contains(column) { updatable[toOne.name] = (column, toOne.position) }
+        }
+        updatableColumns = updatable
+    }
+
+    /// The update that writes the columns of the properties `changed` names (names without a
+    /// column the update writes are left out), in the table's order.
+    func update(changing changed: [String]) -> RowUpdate {
+        let columns = changed.compactMap { updatableColumns[$0] }.sorted { $0.position < $1.position }
+        let positions = columns.map(\.position)
+        if positions.count == wholeRowUpdate.positions.count { return wholeRowUpdate }
+        if let known = partialUpdates[positions] { return known }
+        let update = RowUpdate(table: table.name, columns: columns)
+        partialUpdates[positions] = update
+        return update
     }
 }

@@ -110,7 +110,8 @@ struct SQLiteRowWriter {
         try request.inserted.withUnsafeBufferPointer { try insertRows($0) }
         try raisePrimaryKeyCounters(for: request.inserted)
         for index in request.updated.indices {
-            try update(request.updated[index], version: request.updated[index].version &+ 1)
+            let snapshot = request.updated[index]
+            try update(snapshot, version: snapshot.version &+ 1, changed: request.changedProperties(ofUpdated: index))
         }
         // The rows this save wrote whole, by primary key: a foreign key one of them already holds
         // is not written again from the inverse to-many.
@@ -326,12 +327,17 @@ struct SQLiteRowWriter {
     }
 
     /// Writes `snapshot`'s row with the optimistic-locking version `version`.
-    private func update(_ snapshot: ObjectSnapshot, version: Int64) throws {
+    /// Writes `snapshot`'s row with the optimistic-locking version `version`: the columns of the
+    /// properties `changed` names when it names them (the row holds the version the saver read,
+    /// or the save failed as a merge conflict, so the other columns hold their values already),
+    /// else every column. A column left alone leaves the indexes on it alone too.
+    private func update(_ snapshot: ObjectSnapshot, version: Int64, changed: [String]?) throws {
         let layout = try layout(snapshot.objectID)
         let row = try rowValues(snapshot, layout)
-        let values: [SQLiteValue] = [.integer(version)] + layout.updatedPositions.map { row[$0] } + [row[0]]
-        let statement = try layout.updateStatement ?? connection.statement(layout.updateSQL)
-        layout.updateStatement = statement
+        let update = changed.map { layout.update(changing: $0) } ?? layout.wholeRowUpdate
+        let values: [SQLiteValue] = [.integer(version)] + update.positions.map { row[$0] } + [row[0]]
+        let statement = try update.statement ?? connection.statement(update.sql)
+        update.statement = statement
         try writingRow(of: snapshot) { try statement.run(values) }
         guard connection.changes == 1 else { throw StoreError.missingObject(snapshot.objectID) }
     }
