@@ -39,8 +39,8 @@ struct SQLiteBatchTransactionTests {
         let (url, store) = try newStore()
         store.translatesQueries = translatesQueries
         let requests: [(StoreBatchRequest, change: String)] = [
-            (.update(StoreBatchUpdate(selection: try seniors, values: ["note": .constant(.string("senior"))])), "UPDATE ZSTUDENT"),
-            (.update(StoreBatchUpdate(selection: try seniors, values: ["note": .expression(.keyPath("name"))])), "UPDATE ZSTUDENT"),
+            (.update(StoreBatchUpdate(selection: try seniors, values: ["note": .constant(.string("senior"))])), "UPDATE OR FAIL ZSTUDENT"),
+            (.update(StoreBatchUpdate(selection: try seniors, values: ["note": .expression(.keyPath("name"))])), "UPDATE OR FAIL ZSTUDENT"),
             (.delete(StoreBatchDelete(target: .matching(try seniors))), "DELETE FROM ZSTUDENT"),
         ]
         for (request, change) in requests {

@@ -171,9 +171,13 @@ extension SQLiteStore {
     private func updateRows(_ ids: [ManagedObjectID], table: SQLiteSchema.Table, assignments: String, values: [SQLiteValue],
                             newValues: [String: AttributeValue?], connection: SQLiteConnection) throws {
         for list in BatchSQL.inLists(ids.compactMap(\.primaryKey)) {
-            let sql = "UPDATE \(table.name) SET \(assignments) WHERE Z_PK IN (\(list.marks))"
+            // `OR FAIL`: SQLite keeps no statement journal (which it writes to a temporary file) to
+            // take a failed statement back; the rows before one in conflict keep their values, and
+            // the request's transaction goes back whole.
+            let sql = "UPDATE OR FAIL \(table.name) SET \(assignments) WHERE Z_PK IN (\(list.marks))"
             guard try !Self.breaksUniqueIndex({ try connection.run(sql, values + list.values) }) else {
-                // One row at a time, to find the row and its holder (the rows before it take their values).
+                // One row at a time, to find the row and its holder (the rows before it take their
+                // values; those the statement reached have them already).
                 for id in ids {
                     guard let key = id.primaryKey, list.keys.contains(key) else { continue }
                     let one = "UPDATE \(table.name) SET \(assignments) WHERE Z_PK = ?"
