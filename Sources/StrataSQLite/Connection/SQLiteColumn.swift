@@ -9,15 +9,7 @@ struct SQLiteColumn {
     let value: OpaquePointer?
 
     /// The storage class of the value: what SQLite stored, whatever the column declares.
-    var storageClass: SQLiteStatement.StorageClass {
-        switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER: .integer
-        case SQLITE_FLOAT: .real
-        case SQLITE_TEXT: .text
-        case SQLITE_BLOB: .blob
-        default: .null
-        }
-    }
+    var storageClass: SQLiteStatement.StorageClass { SQLiteStatement.StorageClass(sqliteType: sqlite3_value_type(value)) }
 
     /// Whether the value is NULL.
     var isNull: Bool { sqlite3_value_type(value) == SQLITE_NULL }

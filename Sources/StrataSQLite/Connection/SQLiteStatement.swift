@@ -148,17 +148,22 @@ final class SQLiteStatement {
     /// The storage class of a value in a row: what SQLite stored, whatever the column declares.
     enum StorageClass {
         case integer, real, text, blob, null
+
+        /// The storage class SQLite's fundamental datatype code `type` names.
+        init(sqliteType type: Int32) {
+            self = switch type {
+            case SQLITE_INTEGER: .integer
+            case SQLITE_FLOAT: .real
+            case SQLITE_TEXT: .text
+            case SQLITE_BLOB: .blob
+            default: .null
+            }
+        }
     }
 
     /// The storage class of column `index` of the current row.
     func storageClass(_ index: Int) -> StorageClass {
-        switch sqlite3_column_type(handle, Int32(index)) {
-        case SQLITE_INTEGER: .integer
-        case SQLITE_FLOAT: .real
-        case SQLITE_TEXT: .text
-        case SQLITE_BLOB: .blob
-        default: .null
-        }
+        StorageClass(sqliteType: sqlite3_column_type(handle, Int32(index)))
     }
 
     /// Column `index` of the current row as SQLite holds it, to read its storage class and then
@@ -167,14 +172,6 @@ final class SQLiteStatement {
     /// reading them.
     func column(_ index: Int) -> SQLiteColumn {
         SQLiteColumn(value: sqlite3_column_value(handle, Int32(index)))
-    }
-
-    /// Column `index` of the current row, a BLOB (``storageClass(_:)``), as bytes.
-    func blobBytes(_ index: Int) -> Data {
-        let column = Int32(index)
-        let count = Int(sqlite3_column_bytes(handle, column))
-        guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return Data() }
-        return Data(bytes: pointer, count: count)
     }
 
     /// Whether column `index` of the current row is NULL.
