@@ -192,11 +192,10 @@ extension PersistentStoreCoordinator {
             return store.identifier
         }
         for snapshot in request.inserted { parts[try part(for: snapshot.objectID)]!.inserted.append(snapshot) }
-        let saysChanges = request.changedProperties.count == request.updated.count
         for (index, snapshot) in request.updated.enumerated() {
             let storeIdentifier = try part(for: snapshot.objectID)
             parts[storeIdentifier]!.updated.append(snapshot)
-            if saysChanges { parts[storeIdentifier]!.changedProperties.append(request.changedProperties[index]) }
+            parts[storeIdentifier]!.changedProperties.append(request.changedProperties(ofUpdated: index))
         }
         for deletion in request.deleted { parts[try part(for: deletion.objectID)]!.deleted.append(deletion) }
         for store in order {

@@ -117,10 +117,12 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
         self.layout === layout ? slots[position] : self[layout.names[position]]
     }
 
-    /// The positions of `layout` whose values here and in `other` differ, both kept in `layout`;
-    /// nil when either is kept in another layout.
-    func positionsDiffering(from other: AttributeValues, in layout: AttributeLayout) -> [Int]? {
-        guard self.layout === layout, other.layout === layout else { return nil }
+    /// The positions of `layout` whose values here and in `other` differ: compared where they are
+    /// kept when both are kept in `layout`, found by name otherwise.
+    func positionsDiffering(from other: AttributeValues, in layout: AttributeLayout) -> [Int] {
+        guard self.layout === layout, other.layout === layout else {
+            return layout.names.indices.filter { value(at: $0, of: layout) != other.value(at: $0, of: layout) }
+        }
         return slots.positionsDiffering(from: other.slots)
     }
 

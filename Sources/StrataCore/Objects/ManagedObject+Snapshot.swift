@@ -86,14 +86,7 @@ extension ManagedObject {
     func changedStoredProperties(in snapshot: ObjectSnapshot) -> [String]? {
         guard let committed else { return nil }
         let layout = entity.attributeLayout
-        var changed: [String]
-        if let positions = snapshot.attributes.positionsDiffering(from: committed.attributes, in: layout) {
-            changed = positions.map { layout.names[$0] }
-        } else {
-            changed = layout.names.indices.filter {
-                snapshot.attributes.value(at: $0, of: layout) != committed.attributes.value(at: $0, of: layout)
-            }.map { layout.names[$0] }
-        }
+        var changed = snapshot.attributes.positionsDiffering(from: committed.attributes, in: layout).map { layout.names[$0] }
         if !committed.toOneIsCurrent {
             for name in entity.storedToOneNames where snapshot.toOne[name] != committed.toOne[name] { changed.append(name) }
         }
