@@ -8,20 +8,7 @@ import Testing
 /// value set back to what was saved, and the properties left alone.
 @Suite("Saves of changed objects")
 struct ChangedObjectSaveTests {
-    private func model() throws -> ManagedObjectModel {
-        try ManagedObjectModel {
-            EntityDescription("Shelf") {
-                Attribute("label", .string)
-                Relationship("books", toMany: "Book", inverse: "shelf", deleteRule: .nullify)
-            }
-            EntityDescription("Book") {
-                Attribute("title", .string)
-                Attribute("category", .integer32, indexed: true)
-                Attribute("score", .double)
-                Relationship("shelf", to: "Shelf", inverse: "books", deleteRule: .nullify)
-            }
-        }
-    }
+    private func model() throws -> ManagedObjectModel { try SampleModels.shelves() }
 
     /// The book's title, category, score and shelf label as a context that reads the store anew
     /// sees them: a second coordinator on the file, or a fresh context of a store without one.

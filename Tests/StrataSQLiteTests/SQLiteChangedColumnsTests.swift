@@ -11,18 +11,7 @@ import Testing
 struct SQLiteChangedColumnsTests {
     static let model: ManagedObjectModel = {
         do {
-            return try ManagedObjectModel {
-                EntityDescription("Shelf") {
-                    Attribute("label", .string)
-                    Relationship("books", toMany: "Book", inverse: "shelf", deleteRule: .nullify)
-                }
-                EntityDescription("Book") {
-                    Attribute("title", .string)
-                    Attribute("category", .integer32, indexed: true)
-                    Attribute("score", .double)
-                    Relationship("shelf", to: "Shelf", inverse: "books", deleteRule: .nullify)
-                }
-            }
+            return try SampleModels.shelves()
         } catch {
             preconditionFailure("the test model is valid: \(error)")
         }

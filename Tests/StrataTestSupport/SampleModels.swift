@@ -96,6 +96,23 @@ public enum SampleModels {
         )
     }
 
+    /// `Shelf` ⇄ `Book`, a to-one and its to-many, and an indexed `Book.category`: what saves of
+    /// changed objects are checked with.
+    public static func shelves() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Shelf") {
+                Attribute("label", .string)
+                Relationship("books", toMany: "Book", inverse: "shelf", deleteRule: .nullify)
+            }
+            EntityDescription("Book") {
+                Attribute("title", .string)
+                Attribute("category", .integer32, indexed: true)
+                Attribute("score", .double)
+                Relationship("shelf", to: "Shelf", inverse: "books", deleteRule: .nullify)
+            }
+        }
+    }
+
     /// Inheritance with a concrete parent: `Person` → `Teacher` (and `Person` → `Pupil`).
     public static func school() throws -> ManagedObjectModel {
         try ManagedObjectModel {
