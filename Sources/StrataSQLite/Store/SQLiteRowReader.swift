@@ -15,6 +15,9 @@ final class SQLiteRowReader: SnapshotSource {
     /// The coordinator's cached rows, when a fetch may return them for the rows it reads at the
     /// version cached, instead of decoding the values again.
     var cachedRows: CachedRows?
+    /// The to-one map of the last row read whose entity has one to-one, with its destination's
+    /// key: rows that follow with the same destination share it.
+    private var lastToOne: (layout: SQLiteRowLayout, destinationKey: Int64, resolved: Bool, map: NameMap<ManagedObjectID>)?
 
     init(connection: SQLiteConnection, schema: SQLiteSchema, storeIdentifier: String, layouts: SQLiteRowLayouts) {
         self.connection = connection
@@ -71,8 +74,36 @@ final class SQLiteRowReader: SnapshotSource {
             return cached
         }
         let attributes = try attributeValues(row, layout, key: key)
-        var toOnes = NameMap<ManagedObjectID>()
+        let toOnes = try toOneIDs(row, layout, resolvingToOnes: resolvingToOnes)
+        // Made whole at the end: a snapshot made first and filled in is copied on the way out.
+        return ObjectSnapshot(objectID: id(layout.entityName, key), version: row.int64(2), attributes: attributes, toOne: toOnes)
+    }
+
+    /// The to-one destinations in the current row of `row`, laid out as `layout`'s entity's.
+    ///
+    /// A row with one to-one whose destination is the previous such row's (the books of one
+    /// author, read in key order) shares that row's map: one allocation per run of rows rather
+    /// than one per row.
+    private func toOneIDs(_ row: SQLiteStatement, _ layout: SQLiteRowLayout, resolvingToOnes: Bool) throws -> NameMap<ManagedObjectID> {
         let foreignKeys = layout.toOnes
+        if foreignKeys.count == 1 {
+            let column = row.column(foreignKeys[0].position)
+            guard !column.isNull else { return NameMap() }
+            let destinationKey = column.int64
+            if let last = lastToOne, last.layout === layout, last.destinationKey == destinationKey, last.resolved == resolvingToOnes {
+                return last.map
+            }
+            let map = try toOneIDs(row, layout, foreignKeys, resolvingToOnes: resolvingToOnes)
+            lastToOne = (layout, destinationKey, resolvingToOnes, map)
+            return map
+        }
+        return try toOneIDs(row, layout, foreignKeys, resolvingToOnes: resolvingToOnes)
+    }
+
+    /// The destinations of `foreignKeys` in the current row of `row`, each read anew.
+    private func toOneIDs(_ row: SQLiteStatement, _ layout: SQLiteRowLayout, _ foreignKeys: [SQLiteRowLayout.ToOne],
+                          resolvingToOnes: Bool) throws -> NameMap<ManagedObjectID> {
+        var toOnes = NameMap<ManagedObjectID>()
         for index in foreignKeys.indices {
             let column = row.column(foreignKeys[index].position)
             guard !column.isNull else { continue }
@@ -85,8 +116,7 @@ final class SQLiteRowReader: SnapshotSource {
                 toOnes[foreignKeys[index].name] = id(foreignKeys[index].destinationEntityName, destinationKey)
             }
         }
-        // Made whole at the end: a snapshot made first and filled in is copied on the way out.
-        return ObjectSnapshot(objectID: id(layout.entityName, key), version: row.int64(2), attributes: attributes, toOne: toOnes)
+        return toOnes
     }
 
     /// The attribute values in the current row of `row`, laid out as `layout`'s entity's: each
