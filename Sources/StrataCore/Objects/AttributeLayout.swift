@@ -7,19 +7,19 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
     /// The attribute names, each once, in order.
     public let names: [String]
     private let positions: [String: Int]
-    /// The names' own bits, for finding a name without hashing it (see ``position(of:)``).
-    private let nameBits: [NameBits]
-    /// Names known not to be attributes (an entity's relationships), so that asking for one of
-    /// them answers nil without hashing it; kept, so that their bits stay theirs.
+    /// The names' own words, for finding a name without hashing its text (see ``position(of:)``).
+    private let words: NameWordTable
+    /// Names known not to be attributes, kept so that the words the table holds stay theirs
+    /// (never read).
     private let otherNames: [String]
-    private let otherNameBits: [NameBits]
 
     /// A layout of `names`, in order; a repeated name keeps its first position.
     public convenience init(names: [String]) {
         self.init(names: names, otherNames: [])
     }
 
-    /// A layout of `names`, told that `otherNames` are not among them.
+    /// A layout of `names`, told that `otherNames` are not among them (an entity's
+    /// relationships), so that asking for one of those answers nil without hashing it.
     init(names: [String], otherNames: [String]) {
         var unique: [String] = []
         var positions: [String: Int] = [:]
@@ -29,31 +29,24 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
         }
         self.names = unique
         self.positions = positions
-        self.nameBits = unique.map(NameBits.init)
         self.otherNames = otherNames.filter { positions[$0] == nil }
-        self.otherNameBits = self.otherNames.map(NameBits.init)
+        self.words = NameWordTable(unique.enumerated().map { ($1, $0) } + self.otherNames.map { ($0, nil) })
     }
 
     /// The layout with no names.
     public static let empty = AttributeLayout(names: [])
 
-    /// How many names a layout compares by their bits before hashing instead.
-    private static let longestScan = 64
-
     /// The position of `name`, nil when the layout does not have it.
     ///
     /// A name that is the very same string as one of the layout's (a string literal in the
-    /// caller's code, or a name read from the model) is found by comparing the string's two
-    /// words with each name's, without hashing; any other spelling, and any name of a layout of
-    /// more than 64 names, is looked up by hash.
+    /// caller's code, or a name read from the model) is found by its two words in a small table,
+    /// without hashing or comparing its text; any other spelling is looked up by hash.
     public func position(of name: String) -> Int? {
-        let bits = NameBits(name)
-        // Past a few dozen names a scan costs more than the hash it saves.
-        if bits.isComparable, nameBits.count + otherNameBits.count <= Self.longestScan {
-            for index in nameBits.indices where nameBits[index] == bits { return index }
-            if otherNameBits.contains(bits) { return nil }
+        switch words.lookUp(NameBits(name)) {
+        case .found(let position): position
+        case .notAName: nil
+        case .unknown: positions[name]
         }
-        return positions[name]
     }
 
     /// This layout with `name` added at the end.
