@@ -13,7 +13,6 @@ extension ManagedObject {
 
     /// Fills the object from a stored snapshot.
     func load(_ snapshot: consuming ObjectSnapshot, in context: ManagedObjectContext) throws {
-        attributeValues = snapshot.attributes.laidOut(as: entity.attributeLayout)
         // Maps that are and stay empty (a fault's, mostly) are left as they are.
         if !snapshot.toOne.isEmpty || !toOneValues.isEmpty {
             var toOnes = ToOneDestinations()
@@ -22,7 +21,12 @@ extension ManagedObject {
         }
         if !toManyValues.isEmpty { toManyValues = NameMap() }
         if !snapshot.toMany.isEmpty || !unresolvedToMany.isEmpty { unresolvedToMany = NameMap(snapshot.toMany) }
-        committed = CommittedState(snapshot, toOneIsCurrent: true)
+        // The snapshot is moved into the saved state, and its values shared with the current
+        // ones: copied into both and then destroyed, its parts would be retained and released
+        // once more each.
+        let state = CommittedState(consume snapshot, toOneIsCurrent: true)
+        attributeValues = state.attributes.laidOut(as: entity.attributeLayout)
+        committed = consume state
         isFault = false
         awakeFromFetch()
     }
