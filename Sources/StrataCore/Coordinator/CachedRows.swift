@@ -30,13 +30,20 @@ public final class CachedRows {
     /// as used. Found by the names and the key, without making an object ID for a row that is
     /// there.
     public func row(entityName: String, primaryKey: Int64, version: Int64) -> ObjectSnapshot? {
-        if lastEntity?.name != entityName {
-            lastEntity = (entityName, cache.holdsRows(entityName: entityName, storeIdentifier: storeIdentifier))
-        }
-        guard lastEntity?.isCached == true,
+        guard mayHoldRows(of: entityName),
               let row = cache.snapshot(entityName: entityName, storeIdentifier: storeIdentifier,
                                        primaryKey: primaryKey, version: version) else { return nil }
         takenCount += 1
         return row
+    }
+
+    /// Whether the cache held any row of `entityName` when the fetch first asked: when it did
+    /// not, ``row(entityName:primaryKey:version:)`` answers nil for every row of the entity, and a
+    /// store may skip asking.
+    public func mayHoldRows(of entityName: String) -> Bool {
+        if lastEntity?.name != entityName {
+            lastEntity = (entityName, cache.holdsRows(entityName: entityName, storeIdentifier: storeIdentifier))
+        }
+        return lastEntity?.isCached == true
     }
 }

@@ -3,12 +3,12 @@
 /// other copy keeps alive and unchanged. Unequal words say nothing (the same text can be stored
 /// twice), so a miss falls back to comparing or hashing the text.
 @usableFromInline
-struct NameBits: Equatable, Sendable {
-    @usableFromInline let first: UInt64
-    @usableFromInline let second: UInt64
+package struct NameBits: Equatable, Sendable {
+    @usableFromInline package let first: UInt64
+    @usableFromInline package let second: UInt64
 
     @inlinable
-    init(_ name: String) {
+    package init(_ name: String) {
         #if _pointerBitWidth(_64)
         (first, second) = unsafeBitCast(name, to: (UInt64, UInt64).self)
         #else
@@ -18,7 +18,7 @@ struct NameBits: Equatable, Sendable {
 
     /// Whether the words can be compared on this platform.
     @inlinable
-    var isComparable: Bool {
+    package var isComparable: Bool {
         #if _pointerBitWidth(_64)
         true
         #else
@@ -29,7 +29,7 @@ struct NameBits: Equatable, Sendable {
     /// Whether `lhs` and `rhs` are known to be the same string by their words alone (false
     /// means unknown: compare the text).
     @inlinable
-    static func same(_ lhs: String, _ rhs: String) -> Bool {
+    package static func same(_ lhs: String, _ rhs: String) -> Bool {
         let bits = NameBits(lhs)
         return bits.isComparable && bits == NameBits(rhs)
     }

@@ -52,8 +52,29 @@ final class SQLiteRowReader: SnapshotSource {
     /// The entity of the current row of `row`, whose `Z_PK` and `Z_ENT` are its first two columns:
     /// as for a whole row, one of the entities stored in `table`.
     private func entityName(_ row: SQLiteStatement, _ table: SQLiteSchema.Table) throws -> String {
-        guard let layout = layouts.layout(code: row.int64(1)), layout.table.name == table.name else { throw unknownEntity(row, table) }
-        return layout.entityName
+        try withLayout(of: row, in: table) { $0.entityName }
+    }
+
+    /// The code, the table and the layout of the rows read last: rows of one entity come in runs,
+    /// and a row of the same code in the same table is checked by comparing a number and the
+    /// words of a name. The layout is held by ``layouts`` for as long as this reader lives.
+    private var lastRow: (code: Int64, table: NameBits, layout: Unmanaged<SQLiteRowLayout>)?
+    /// The entity whose rows ``cachedRows`` was asked for last, and whether it may hold any: a
+    /// fetch of rows the cache holds none of asks once per entity, not once per row.
+    private var lastCachedEntity: (rows: ObjectIdentifier, layout: Unmanaged<SQLiteRowLayout>, mayHoldRows: Bool)?
+
+    /// Runs `body` with the layout of the entity of the current row of `row`, whose `Z_ENT` is its
+    /// second column, not retained; throws when the code is of no entity stored in `table`.
+    @inline(__always)
+    private func withLayout<Result>(of row: SQLiteStatement, in table: SQLiteSchema.Table,
+                                    _ body: (SQLiteRowLayout) throws -> Result) throws -> Result {
+        let code = row.int64(1)
+        if let lastRow, lastRow.code == code, lastRow.table == NameBits(table.name) {
+            return try lastRow.layout._withUnsafeGuaranteedRef(body)
+        }
+        guard let layout = layouts.layout(code: code), layout.table.name == table.name else { throw unknownEntity(row, table) }
+        lastRow = (code, NameBits(table.name), Unmanaged.passUnretained(layout))
+        return try body(layout)
     }
 
     /// The error for a row of `table` whose `Z_ENT` names no entity of the table.
@@ -64,9 +85,27 @@ final class SQLiteRowReader: SnapshotSource {
     /// The snapshot in the current row of `statement` (selected with ``selectList(_:)``), read
     /// by position with the layout of the row's entity.
     private func snapshot(_ row: SQLiteStatement, _ table: SQLiteSchema.Table, resolvingToOnes: Bool = true) throws -> ObjectSnapshot {
+        try withLayout(of: row, in: table) { layout in try snapshot(row, layout, resolvingToOnes: resolvingToOnes) }
+    }
+
+    /// Whether `cachedRows` may hold rows of the entity of `layout`, asked once per run of its rows.
+    @inline(__always)
+    private func mayHoldRows(_ cachedRows: CachedRows, _ layout: SQLiteRowLayout) -> Bool {
+        if let lastCachedEntity, lastCachedEntity.layout.toOpaque() == Unmanaged.passUnretained(layout).toOpaque(),
+           lastCachedEntity.rows == ObjectIdentifier(cachedRows) {
+            return lastCachedEntity.mayHoldRows
+        }
+        let answer = cachedRows.mayHoldRows(of: layout.entityName)
+        lastCachedEntity = (ObjectIdentifier(cachedRows), Unmanaged.passUnretained(layout), answer)
+        return answer
+    }
+
+    /// The snapshot in the current row of `row`, of the entity of `layout`.
+    @inline(__always)
+    private func snapshot(_ row: SQLiteStatement, _ layout: SQLiteRowLayout, resolvingToOnes: Bool) throws -> ObjectSnapshot {
         let key = row.int64(0)
-        guard let layout = layouts.layout(code: row.int64(1)), layout.table.name == table.name else { throw unknownEntity(row, table) }
-        if let cachedRows, let cached = cachedRows.row(entityName: layout.entityName, primaryKey: key, version: row.int64(2)) {
+        if let cachedRows, mayHoldRows(cachedRows, layout),
+           let cached = cachedRows.row(entityName: layout.entityName, primaryKey: key, version: row.int64(2)) {
             // The values are not decoded: only whether a number among them sits in a BLOB is read.
             for position in layout.inexactNumberPositions where row.column(position).storageClass == .blob {
                 readNumberStoredAsBlob = true
