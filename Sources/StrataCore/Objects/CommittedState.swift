@@ -7,12 +7,12 @@ struct CommittedState {
     var attributes: AttributeValues
     /// The to-one destinations as saved, unless ``toOneIsCurrent``.
     var toOne: NameMap<ManagedObjectID>
-    /// Whether the saved to-ones are the object's current to-one destinations, which then are
-    /// the only record of them until one changes (``ManagedObject/keepCommittedToOnes()``): a
-    /// loaded object keeps no map of its own for them.
-    var toOneIsCurrent: Bool
     /// The to-many destinations known as saved.
     var toMany: [String: [ManagedObjectID]]
+    /// Whether the saved to-ones are the object's current to-one destinations, which then are
+    /// the only record of them until one changes (``ManagedObject/keepCommittedToOnes()``): a
+    /// loaded object keeps no map of its own for them. Last, so that no padding follows it.
+    var toOneIsCurrent: Bool
 
     /// The state `snapshot` describes; with `toOneIsCurrent`, the object's to-one destinations
     /// are those of the snapshot, and the snapshot's map of them is not kept.

@@ -12,6 +12,19 @@ import OrderedCollections
 open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomStringConvertible {
     /// The object's ID; temporary until the first save.
     @exclusivity(unchecked) public final internal(set) var objectID: ManagedObjectID
+    // The state below is read for every value read and written for every value set, on the
+    // context's queue only, and never while another access to it is open: it is exempt from
+    // run-time exclusivity checks, which cost more than the reads they guard. The flags come
+    // first, in the bytes the ID leaves before the next word: an object is 16 bytes smaller
+    // than with them among the references.
+
+    /// Whether the object's values have not been loaded yet.
+    @exclusivity(unchecked) public final internal(set) var isFault: Bool = true
+    /// Whether the object was cut loose from its context (deleted and saved, rolled back as an
+    /// insert, or cut loose as its context went).
+    @exclusivity(unchecked) final var isDetached = false
+    /// Which change list of its context holds the object.
+    @exclusivity(unchecked) var pendingChange = PendingChange.none
     /// The object's entity.
     public final let entity: EntityDescription
     /// The context the object lives in; nil once deleted and saved, after a reset, or once the
@@ -24,21 +37,10 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
         set { contextLink = newValue?.objectsLink }
     }
 
-    // The state below is read for every value read and written for every value set, on the
-    // context's queue only, and never while another access to it is open: it is exempt from
-    // run-time exclusivity checks, which cost more than the reads they guard.
-
-    /// Whether the object's values have not been loaded yet.
-    @exclusivity(unchecked) public final internal(set) var isFault: Bool = true
     /// The link to the context the object was registered in, shared by all its objects.
     @exclusivity(unchecked) final var contextLink: ContextLink?
-    /// Whether the object was cut loose from its context (deleted and saved, rolled back as an
-    /// insert, or cut loose as its context went).
-    @exclusivity(unchecked) final var isDetached = false
     /// Whether the object can no longer be used: cut loose, or its context reset or gone.
     final var isInvalidated: Bool { isDetached || contextLink?.isEnded == true }
-    /// Which change list of its context holds the object.
-    @exclusivity(unchecked) var pendingChange = PendingChange.none
 
     /// The attribute values, in the entity's layout once the object is loaded or inserted.
     @exclusivity(unchecked) var attributeValues = AttributeValues()
