@@ -41,6 +41,7 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
     /// A name that is the very same string as one of the layout's (a string literal in the
     /// caller's code, or a name read from the model) is found by its two words in a small table,
     /// without hashing or comparing its text; any other spelling is looked up by hash.
+    @inline(__always)
     public func position(of name: String) -> Int? {
         switch words.lookUp(NameBits(name)) {
         case .found(let position): position
