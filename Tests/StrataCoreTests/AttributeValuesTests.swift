@@ -127,6 +127,23 @@ struct AttributeValuesTests {
         #expect(layout.position(of: name) == layout.names.firstIndex(of: name))
     }
 
+    @Test("Values hold their layout alive, and a copy extended by a name leaves the original in its own")
+    func valuesHoldTheirLayout() {
+        // The layout made here is held by the values alone once the closure returns.
+        var values: AttributeValues = {
+            var made = AttributeValues(layout: AttributeLayout(names: ["a", "b"]))
+            made["a"] = .integer(1)
+            return made
+        }()
+        #expect(values.layout.names == ["a", "b"] && values["a"] == .integer(1))
+        let copy = values
+        values["c"] = .string("x")
+        #expect(copy.layout.names == ["a", "b"] && copy["c"] == nil && copy["a"] == .integer(1))
+        #expect(values.layout.names == ["a", "b", "c"] && values["a"] == .integer(1) && values["c"] == .string("x"))
+        #expect(copy.isLaidOut(as: copy.layout) && !values.isLaidOut(as: copy.layout))
+        #expect(AttributeValues().layout.names.isEmpty && AttributeValues().isEmpty)
+    }
+
     @Test("A layout of many names finds each of them, by any spelling")
     func manyNames() {
         let names = (0..<100).map { "attribute\($0)" }

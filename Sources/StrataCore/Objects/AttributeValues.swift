@@ -6,22 +6,25 @@
 /// ``EntityDescription/attributeLayout``) share its layout, and a value is found by position;
 /// setting a name the layout does not have extends the layout for these values alone.
 public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
-    /// The names the values are kept by, in order.
-    public private(set) var layout: AttributeLayout
-    /// The value at each position of the layout (visible to inlined code: stores read and
-    /// write a row's values by position from their own modules).
+    /// The value at each position of the layout, and the layout (visible to inlined code: stores
+    /// read and write a row's values by position from their own modules).
     @usableFromInline var slots: AttributeSlots
+
+    /// The names the values are kept by, in order.
+    public var layout: AttributeLayout { slots.layout }
+
+    /// Whether the values are kept in `other`: compared by reference, without retaining either.
+    @inlinable
+    public func isLaidOut(as other: AttributeLayout) -> Bool { slots.isLaidOut(as: other) }
 
     /// No values.
     public init() {
-        layout = .empty
         slots = .empty
     }
 
     /// No values yet, kept in `layout`.
     public init(layout: AttributeLayout) {
-        self.layout = layout
-        slots = AttributeSlots.make(count: layout.names.count) { _ in nil }
+        slots = AttributeSlots.make(layout: layout, count: layout.names.count) { _ in nil }
     }
 
     /// Values kept in `layout`, the value at each position made by `value`, in position order:
@@ -29,13 +32,12 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// decoded. When `value` throws, so does this.
     @inlinable
     public init(layout: AttributeLayout, values value: (_ position: Int) throws -> AttributeValue?) rethrows {
-        self.init(layout: layout, storage: try AttributeSlots.make(count: layout.names.count, value))
+        self.init(storage: try AttributeSlots.make(layout: layout, count: layout.names.count, value))
     }
 
-    /// Values kept in `layout`, held in `storage`, which has a position for each of its names.
+    /// Values held in `storage`, which has a position for each name of its layout.
     @usableFromInline
-    init(layout: AttributeLayout, storage: AttributeSlots) {
-        self.layout = layout
+    init(storage: AttributeSlots) {
         slots = storage
     }
 
@@ -48,7 +50,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// Makes ``slots`` this value's own before a write.
     @inlinable
     mutating func makeSlotsUnique() {
-        if !isKnownUniquelyReferenced(&slots) { slots = slots.copy(count: slots.count) }
+        if !isKnownUniquelyReferenced(&slots) { slots = slots.copy() }
     }
 
     /// The values of a dictionary, kept in the order of their names.
@@ -73,9 +75,9 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
                 makeSlotsUnique()
                 slots[position] = newValue
             } else if let newValue {
-                layout = layout.appending(name)
-                slots = slots.copy(count: layout.names.count)
-                if let position = layout.position(of: name) { slots[position] = newValue }
+                let extended = layout.appending(name)
+                slots = slots.copy(layout: extended)
+                if let position = extended.position(of: name) { slots[position] = newValue }
             }
         }
     }
@@ -114,13 +116,13 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// found by position when these values are kept in `layout`, by its name otherwise.
     @inlinable
     public func value(at position: Int, of layout: AttributeLayout) -> AttributeValue? {
-        self.layout === layout ? slots[position] : self[layout.names[position]]
+        isLaidOut(as: layout) ? slots[position] : self[layout.names[position]]
     }
 
     /// The positions of `layout` whose values here and in `other` differ: compared where they are
     /// kept when both are kept in `layout`, found by name otherwise.
     func positionsDiffering(from other: AttributeValues, in layout: AttributeLayout) -> [Int] {
-        guard self.layout === layout, other.layout === layout else {
+        guard isLaidOut(as: layout), other.isLaidOut(as: layout) else {
             return layout.names.indices.filter { value(at: $0, of: layout) != other.value(at: $0, of: layout) }
         }
         return slots.positionsDiffering(from: other.slots)
@@ -130,7 +132,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// value it replaced.
     @discardableResult
     public mutating func replaceValue(at position: Int, of layout: AttributeLayout, with value: AttributeValue?) -> AttributeValue? {
-        if self.layout === layout {
+        if isLaidOut(as: layout) {
             makeSlotsUnique()
             defer { slots[position] = value }
             return slots[position]
@@ -143,7 +145,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// Sets the value at `position` of `layout`, as ``value(at:of:)`` finds it, without reading
     /// the value it replaces.
     mutating func setValue(_ value: AttributeValue?, at position: Int, of layout: AttributeLayout) {
-        if self.layout === layout {
+        if isLaidOut(as: layout) {
             makeSlotsUnique()
             slots[position] = value
         } else {
@@ -153,7 +155,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
 
     /// These values kept in `other` (the same values when they already are).
     func laidOut(as other: AttributeLayout) -> AttributeValues {
-        guard layout !== other else { return self }
+        guard !isLaidOut(as: other) else { return self }
         var result = AttributeValues(layout: other)
         for (name, value) in self { result[name] = value }
         return result
@@ -201,7 +203,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
 
     /// Values are equal when the same names have equal values, whatever their layouts.
     public static func == (lhs: AttributeValues, rhs: AttributeValues) -> Bool {
-        if lhs.layout === rhs.layout {
+        if lhs.isLaidOut(as: rhs.layout) {
             return lhs.slots === rhs.slots
                 || (lhs.slots.count == rhs.slots.count && (0..<lhs.slots.count).allSatisfy { lhs.slots[$0] == rhs.slots[$0] })
         }

@@ -149,7 +149,7 @@ extension ManagedObject {
         if isFault { try fulfillFault() }
         try checkUsable()
         // Read in place: calling a method on the stored values would copy them first.
-        return attributeValues.layout === layout ? attributeValues[position: position] : attributeValues[layout.names[position]]
+        return attributeValues.isLaidOut(as: layout) ? attributeValues[position: position] : attributeValues[layout.names[position]]
     }
 
     /// Sets the attribute at `position` of the entity's `layout` (not transformable)
