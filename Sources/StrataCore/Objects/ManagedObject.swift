@@ -69,8 +69,11 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     }
 
     deinit {
-        // The context holds its objects unretained: a freed object leaves its registry.
-        managedObjectContext?.registry.remove(objectID, ifHolding: Unmanaged.passUnretained(self))
+        // The context holds its objects unretained: a freed object leaves its registry. The link
+        // is read in place: an ended context (the usual case when many objects go at once) has
+        // let go of its registry already, and is told without retaining the link.
+        guard contextLink?.isEnded == false, let context = contextLink?.context else { return }
+        context.registry.remove(objectID, ifHolding: Unmanaged.passUnretained(self))
     }
 
     /// The entity name a subclass stands for; by default the class's own name.
