@@ -177,6 +177,13 @@ struct TypedValueTests {
         #expect(throws: ObjectError.unknownKey(entity: "Thing", key: "owners")) { try read.value(forKey: "owners", as: ManagedObject.self) }
         let readOwner = try #require(try read.value(forKey: "owner", as: ManagedObject.self))
         #expect(try readOwner.value(forKey: "things", as: ManagedObject.self) == nil)
+        // Keys spelled at run time, not the model's own strings, read the same.
+        #expect(try read.value(forKey: SampleModels.respelled("owner"), as: ManagedObject.self)?.objectID == owner.objectID)
+        #expect(try read.value(forKey: SampleModels.respelled("string"), as: ManagedObject.self) == nil)
+        #expect(try read.value(forKey: SampleModels.respelled("tags"), as: ManagedObject.self) == nil)
+        #expect(throws: ObjectError.unknownKey(entity: "Thing", key: "owners")) {
+            try read.value(forKey: SampleModels.respelled("owners"), as: ManagedObject.self)
+        }
         // A typed value of another Swift type that converts to the stored one changes nothing.
         try read.setValue(Int16(21), forKey: "int64")
         try reader.save()

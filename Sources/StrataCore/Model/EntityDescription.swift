@@ -118,6 +118,17 @@ public struct EntityDescription: Sendable, Hashable {
     /// The names of the to-many relationships that are stored (not transient), in order.
     var storedToManyNames: [String] { storage.fields.storedToManyNames }
 
+    /// Whether `name` is the name of a to-one relationship, by the words of the string: true or
+    /// false for the very strings of the entity's properties, nil for any other string.
+    @inline(__always)
+    func namesToOne(_ name: String) -> Bool? {
+        switch storage.fields.toOneWords.lookUp(NameBits(name)) {
+        case .found: true
+        case .notAName: false
+        case .unknown: nil
+        }
+    }
+
     /// The inverse of each relationship that has one, by the relationship's name: the
     /// destination entity's relationship (filled in by the model).
     var inverseRelationships: NameMap<RelationshipDescription> {
@@ -208,6 +219,7 @@ extension EntityDescription {
         private(set) var relationshipMap: NameMap<RelationshipDescription> = [:]
         private(set) var storedToOneNames: [String] = []
         private(set) var storedToManyNames: [String] = []
+        private(set) var toOneWords = NameWordTable([])
 
         private mutating func makeLists() {
             attributes = properties.compactMap(\.attribute)
@@ -224,6 +236,7 @@ extension EntityDescription {
             }
             storedToOneNames = relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name)
             storedToManyNames = relationships.filter { !$0.isTransient && $0.isToMany }.map(\.name)
+            toOneWords = NameWordTable(properties.map { ($0.name, $0.relationship.map { $0.isToMany ? nil : 0 } ?? nil) })
             let types = Dictionary(attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { _, last in last })
             attributeTypesByPosition = attributeLayout.names.compactMap { types[$0] }
             propertiesWithRules = properties.filter { property in

@@ -68,9 +68,10 @@ extension ManagedObject {
     /// code of the typed ``value(forKey:as:)`` of an object.
     @usableFromInline
     func toOneRead(forKey key: String) throws -> ToOneRead {
-        guard let relationship = entity.relationship(named: key), !relationship.isToMany else {
-            return .untyped(try value(forKey: key))
-        }
+        // The property's own name string (a literal, a name from the model) is told by its
+        // words, without copying the relationship's description.
+        let isToOne = entity.namesToOne(key) ?? entity.relationship(named: key).map { !$0.isToMany } ?? false
+        guard isToOne else { return .untyped(try value(forKey: key)) }
         try fulfillFault()
         try checkUsable()
         return .destination(toOneValues[key])

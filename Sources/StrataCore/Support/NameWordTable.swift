@@ -6,7 +6,10 @@
 /// index (an entity's relationships, for its attribute layout). A string whose words are not in
 /// the table (the same text spelled by another string, or a name not put in) is ``Lookup/unknown``:
 /// the caller then compares or hashes its text.
-struct NameWordTable: Sendable {
+///
+/// The table keeps the names put in, so that the words it holds stay theirs; tables are equal
+/// when they were made of the same names and positions.
+struct NameWordTable: Sendable, Hashable {
     /// What a look-up found.
     enum Lookup: Equatable {
         /// The name is in the table with this position.
@@ -30,10 +33,15 @@ struct NameWordTable: Sendable {
     private let slots: [Slot]
     /// The shift that keeps a hash's top bits: as many as the table's size has.
     private let shift: UInt64
+    /// The names put in, in order, and their positions.
+    private let names: [String]
+    private let positions: [Int?]
 
     /// A table of `entries`, each a name and its position (nil: known to have none). A name
     /// given twice keeps its first entry.
     init(_ entries: [(name: String, position: Int?)]) {
+        names = entries.map(\.name)
+        positions = entries.map(\.position)
         var bits = 3
         while 1 << bits < 2 * entries.count { bits += 1 }
         var slots = [Slot](repeating: Slot(first: 0, second: 0, position: Self.empty), count: 1 << bits)
@@ -51,6 +59,17 @@ struct NameWordTable: Sendable {
             }
         }
         self.slots = slots
+    }
+
+    /// Tables are equal when they were made of the same names and positions.
+    static func == (lhs: NameWordTable, rhs: NameWordTable) -> Bool {
+        lhs.names == rhs.names && lhs.positions == rhs.positions
+    }
+
+    /// Hashes the names and positions.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(names)
+        hasher.combine(positions)
     }
 
     /// Where the search for `words` starts: the top bits of a multiplicative hash of both words.
