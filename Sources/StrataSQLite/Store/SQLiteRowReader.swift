@@ -14,7 +14,9 @@ final class SQLiteRowReader: SnapshotSource {
     private(set) var readNumberStoredAsBlob = false
     /// The coordinator's cached rows, when a fetch may return them for the rows it reads at the
     /// version cached, instead of decoding the values again.
-    var cachedRows: CachedRows?
+    var cachedRows: CachedRows? {
+        didSet { lastCachedEntity = nil }
+    }
     /// The to-one map of the last row read whose entity has one to-one, with its destination's
     /// key: rows that follow with the same destination share it.
     private var lastToOne: (layout: SQLiteRowLayout, destinationKey: Int64, resolved: Bool, map: NameMap<ManagedObjectID>)?
@@ -61,7 +63,7 @@ final class SQLiteRowReader: SnapshotSource {
     private var lastRow: (code: Int64, table: NameBits, layout: Unmanaged<SQLiteRowLayout>)?
     /// The entity whose rows ``cachedRows`` was asked for last, and whether it may hold any: a
     /// fetch of rows the cache holds none of asks once per entity, not once per row.
-    private var lastCachedEntity: (rows: ObjectIdentifier, layout: Unmanaged<SQLiteRowLayout>, mayHoldRows: Bool)?
+    private var lastCachedEntity: (layout: Unmanaged<SQLiteRowLayout>, mayHoldRows: Bool)?
 
     /// Runs `body` with the layout of the entity of the current row of `row`, whose `Z_ENT` is its
     /// second column, not retained; throws when the code is of no entity stored in `table`.
@@ -88,15 +90,16 @@ final class SQLiteRowReader: SnapshotSource {
         try withLayout(of: row, in: table) { layout in try snapshot(row, layout, resolvingToOnes: resolvingToOnes) }
     }
 
-    /// Whether `cachedRows` may hold rows of the entity of `layout`, asked once per run of its rows.
+    /// Whether ``cachedRows`` may hold rows of the entity of `layout`, asked once per run of its
+    /// rows; a repeat is answered without touching (retaining) the cached rows.
     @inline(__always)
-    private func mayHoldRows(_ cachedRows: CachedRows, _ layout: SQLiteRowLayout) -> Bool {
-        if let lastCachedEntity, lastCachedEntity.layout.toOpaque() == Unmanaged.passUnretained(layout).toOpaque(),
-           lastCachedEntity.rows == ObjectIdentifier(cachedRows) {
+    private func mayHoldCachedRows(of layout: SQLiteRowLayout) -> Bool {
+        if let lastCachedEntity, lastCachedEntity.layout.toOpaque() == Unmanaged.passUnretained(layout).toOpaque() {
             return lastCachedEntity.mayHoldRows
         }
+        guard let cachedRows else { return false }
         let answer = cachedRows.mayHoldRows(of: layout.entityName)
-        lastCachedEntity = (ObjectIdentifier(cachedRows), Unmanaged.passUnretained(layout), answer)
+        lastCachedEntity = (Unmanaged.passUnretained(layout), answer)
         return answer
     }
 
@@ -104,7 +107,7 @@ final class SQLiteRowReader: SnapshotSource {
     @inline(__always)
     private func snapshot(_ row: SQLiteStatement, _ layout: SQLiteRowLayout, resolvingToOnes: Bool) throws -> ObjectSnapshot {
         let key = row.int64(0)
-        if let cachedRows, mayHoldRows(cachedRows, layout),
+        if mayHoldCachedRows(of: layout), let cachedRows,
            let cached = cachedRows.row(entityName: layout.entityName, primaryKey: key, version: row.int64(2)) {
             // The values are not decoded: only whether a number among them sits in a BLOB is read.
             for position in layout.inexactNumberPositions where row.column(position).storageClass == .blob {
