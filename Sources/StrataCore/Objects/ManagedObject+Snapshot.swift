@@ -25,7 +25,7 @@ extension ManagedObject {
         // ones: copied into both and then destroyed, its parts would be retained and released
         // once more each.
         let state = CommittedState(consume snapshot, toOneIsCurrent: true)
-        attributeValues = state.attributes.laidOut(as: entity.attributeLayout)
+        attributeValues = withAttributeLayout { state.attributes.laidOut(as: $0) }
         committed = consume state
         isFault = false
         awakeFromFetch()
