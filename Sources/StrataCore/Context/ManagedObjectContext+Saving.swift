@@ -230,6 +230,7 @@ extension ManagedObject {
     func apply(_ snapshot: ObjectSnapshot, transientFrom source: ManagedObject) throws {
         guard let context = managedObjectContext else { throw ObjectError.objectDeleted(objectID) }
         try fulfillFault()
+        keepCommittedAttributes()
         attributeValues = snapshot.attributes.laidOut(as: entity.attributeLayout)
         for attribute in entity.attributes where attribute.isTransient {
             attributeValues[attribute.name] = source.attributeValues[attribute.name]

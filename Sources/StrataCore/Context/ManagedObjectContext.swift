@@ -287,6 +287,7 @@ extension ManagedObjectContext: Sendable {}
 extension ManagedObject {
     /// Cuts the object loose from its context, dropping references to other objects.
     func detach() {
+        keepCommittedAttributes()
         attributeValues = AttributeValues()
         toOneValues = ToOneDestinations()
         toManyValues = NameMap()

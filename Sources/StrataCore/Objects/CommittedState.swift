@@ -3,8 +3,11 @@
 struct CommittedState {
     /// The optimistic-locking version of the row as read.
     var version: Int64
-    /// The attribute values as saved.
-    var attributes: AttributeValues
+    /// The attribute values as saved, unless they are the object's current values (nil): a
+    /// loaded object shares one storage of its values until the first change, which writes them
+    /// down here first (``ManagedObject/keepCommittedAttributes()``). Read them through
+    /// ``ManagedObject/committedAttributes``.
+    var savedAttributes: AttributeValues?
     /// The to-one destinations as saved, unless ``toOneIsCurrent``.
     var toOne: NameMap<ManagedObjectID>
     /// The to-many destinations known as saved.
@@ -15,17 +18,20 @@ struct CommittedState {
     var toOneIsCurrent: Bool
 
     /// The state `snapshot` describes; with `toOneIsCurrent`, the object's to-one destinations
-    /// are those of the snapshot, and the snapshot's map of them is not kept.
-    init(_ snapshot: consuming ObjectSnapshot, toOneIsCurrent: Bool = false) {
+    /// are those of the snapshot, and the snapshot's map of them is not kept; with
+    /// `attributesAreCurrent`, the object's attribute values are the snapshot's, and the
+    /// snapshot's are not kept either.
+    init(_ snapshot: consuming ObjectSnapshot, toOneIsCurrent: Bool = false, attributesAreCurrent: Bool = false) {
         version = snapshot.version
-        attributes = snapshot.attributes
+        savedAttributes = attributesAreCurrent ? nil : snapshot.attributes
         toOne = toOneIsCurrent ? NameMap() : snapshot.toOne
         toMany = snapshot.toMany
         self.toOneIsCurrent = toOneIsCurrent
     }
 
-    /// The state as the snapshot of the object `objectID`.
-    func snapshot(of objectID: ManagedObjectID) -> ObjectSnapshot {
-        ObjectSnapshot(objectID: objectID, version: version, attributes: attributes, toOne: toOne, toMany: toMany)
+    /// The state as the snapshot of the object `objectID`, whose current attribute values are
+    /// `current`.
+    func snapshot(of objectID: ManagedObjectID, current: AttributeValues) -> ObjectSnapshot {
+        ObjectSnapshot(objectID: objectID, version: version, attributes: savedAttributes ?? current, toOne: toOne, toMany: toMany)
     }
 }

@@ -69,6 +69,7 @@ extension ManagedObject {
         case .attribute(let attribute):
             let stored = try value.map { try AttributeValue.make(from: $0, for: attribute, entity: entity.name) }
             guard attributeValues[key] != stored else { return }
+            keepCommittedAttributes()
             attributeValues[key] = stored
             markChanged()
         case .relationship(let relationship):
@@ -104,6 +105,7 @@ extension ManagedObject {
         try fulfillFault()
         try checkMutable()
         guard attributeValues[key] != value else { return }
+        keepCommittedAttributes()
         attributeValues[key] = value
         markChanged()
     }
@@ -163,6 +165,7 @@ extension ManagedObject {
         if !tracked { try checkMutable() }
         if isFault { try fulfillFault() }
         let stored = try makeStored()
+        keepCommittedAttributes()
         if tracked {
             // Already listed as changed: the value it replaces does not matter.
             attributeValues.setValue(stored, at: position, of: layout)

@@ -21,12 +21,10 @@ extension ManagedObject {
         }
         if !toManyValues.isEmpty { toManyValues = NameMap() }
         if !snapshot.toMany.isEmpty || !unresolvedToMany.isEmpty { unresolvedToMany = NameMap(snapshot.toMany) }
-        // The snapshot is moved into the saved state, and its values shared with the current
-        // ones: copied into both and then destroyed, its parts would be retained and released
-        // once more each.
-        let state = CommittedState(consume snapshot, toOneIsCurrent: true)
-        attributeValues = withAttributeLayout { state.attributes.laidOut(as: $0) }
-        committed = consume state
+        // The values become the current ones and, until one changes, the saved ones too: the
+        // saved state holds no second reference to them.
+        attributeValues = withAttributeLayout { snapshot.attributes.laidOut(as: $0) }
+        committed = CommittedState(consume snapshot, toOneIsCurrent: true, attributesAreCurrent: true)
         isFault = false
         awakeFromFetch()
     }
@@ -77,6 +75,21 @@ extension ManagedObject {
         return toOne
     }
 
+    /// The attribute values as last saved; nil for an object never saved.
+    var committedAttributes: AttributeValues? {
+        guard let committed else { return nil }
+        return committed.savedAttributes ?? attributeValues
+    }
+
+    /// Writes down the saved attribute values before the current ones change or are replaced,
+    /// where they were kept only as the current values (``CommittedState/savedAttributes``).
+    /// Every write of ``attributeValues`` calls this first.
+    @inline(__always)
+    func keepCommittedAttributes() {
+        guard committed != nil, committed?.savedAttributes == nil else { return }
+        committed?.savedAttributes = attributeValues
+    }
+
     /// Writes down the saved to-ones before one of them changes, where they were kept only as
     /// the current destinations (``CommittedState/toOneIsCurrent``).
     func keepCommittedToOnes() {
@@ -90,7 +103,8 @@ extension ManagedObject {
     func changedStoredProperties(in snapshot: ObjectSnapshot) -> [String]? {
         guard let committed else { return nil }
         let layout = entity.attributeLayout
-        var changed = snapshot.attributes.positionsDiffering(from: committed.attributes, in: layout).map { layout.names[$0] }
+        var changed = snapshot.attributes.positionsDiffering(from: committed.savedAttributes ?? attributeValues, in: layout)
+            .map { layout.names[$0] }
         if !committed.toOneIsCurrent {
             for name in entity.storedToOneNames where snapshot.toOne[name] != committed.toOne[name] { changed.append(name) }
         }

@@ -56,7 +56,7 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     /// ``committed`` as a snapshot of this object.
     var committedSnapshot: ObjectSnapshot? {
         guard let committed else { return nil }
-        var snapshot = committed.snapshot(of: objectID)
+        var snapshot = committed.snapshot(of: objectID, current: attributeValues)
         if committed.toOneIsCurrent { snapshot.toOne = currentToOneIDs() }
         return snapshot
     }
