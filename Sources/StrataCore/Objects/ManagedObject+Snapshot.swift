@@ -22,8 +22,12 @@ extension ManagedObject {
         if !toManyValues.isEmpty { toManyValues = NameMap() }
         if !snapshot.toMany.isEmpty || !unresolvedToMany.isEmpty { unresolvedToMany = NameMap(snapshot.toMany) }
         // The values become the current ones and, until one changes, the saved ones too: the
-        // saved state holds no second reference to them.
-        attributeValues = withAttributeLayout { snapshot.attributes.laidOut(as: $0) }
+        // saved state holds no second reference to them. They are swapped out of the snapshot,
+        // not copied: the values the object had go with the snapshot.
+        swap(&attributeValues, &snapshot.attributes)
+        withAttributeLayout { layout in
+            if !attributeValues.isLaidOut(as: layout) { attributeValues = attributeValues.laidOut(as: layout) }
+        }
         committed = CommittedState(consume snapshot, toOneIsCurrent: true, attributesAreCurrent: true)
         isFault = false
         awakeFromFetch()
