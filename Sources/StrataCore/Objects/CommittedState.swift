@@ -6,7 +6,7 @@ struct CommittedState {
     /// The attribute values as saved, unless they are the object's current values (nil): a
     /// loaded object shares one storage of its values until the first change, which writes them
     /// down here first (``ManagedObject/keepCommittedAttributes()``). Read them through
-    /// ``ManagedObject/committedAttributes``.
+    /// ``attributes(current:)``.
     var savedAttributes: AttributeValues?
     /// The to-one destinations as saved, unless ``toOneIsCurrent``.
     var toOne: NameMap<ManagedObjectID>
@@ -29,9 +29,14 @@ struct CommittedState {
         self.toOneIsCurrent = toOneIsCurrent
     }
 
+    /// The attribute values as saved, for an object whose current values are `current`.
+    func attributes(current: AttributeValues) -> AttributeValues {
+        savedAttributes ?? current
+    }
+
     /// The state as the snapshot of the object `objectID`, whose current attribute values are
     /// `current`.
     func snapshot(of objectID: ManagedObjectID, current: AttributeValues) -> ObjectSnapshot {
-        ObjectSnapshot(objectID: objectID, version: version, attributes: savedAttributes ?? current, toOne: toOne, toMany: toMany)
+        ObjectSnapshot(objectID: objectID, version: version, attributes: attributes(current: current), toOne: toOne, toMany: toMany)
     }
 }

@@ -79,12 +79,6 @@ extension ManagedObject {
         return toOne
     }
 
-    /// The attribute values as last saved; nil for an object never saved.
-    var committedAttributes: AttributeValues? {
-        guard let committed else { return nil }
-        return committed.savedAttributes ?? attributeValues
-    }
-
     /// Writes down the saved attribute values before the current ones change or are replaced,
     /// where they were kept only as the current values (``CommittedState/savedAttributes``).
     /// Every write of ``attributeValues`` calls this first.
@@ -107,7 +101,7 @@ extension ManagedObject {
     func changedStoredProperties(in snapshot: ObjectSnapshot) -> [String]? {
         guard let committed else { return nil }
         let layout = entity.attributeLayout
-        var changed = snapshot.attributes.positionsDiffering(from: committed.savedAttributes ?? attributeValues, in: layout)
+        var changed = snapshot.attributes.positionsDiffering(from: committed.attributes(current: attributeValues), in: layout)
             .map { layout.names[$0] }
         if !committed.toOneIsCurrent {
             for name in entity.storedToOneNames where snapshot.toOne[name] != committed.toOne[name] { changed.append(name) }
