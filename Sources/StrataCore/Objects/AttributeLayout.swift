@@ -7,11 +7,9 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
     /// The attribute names, each once, in order.
     public let names: [String]
     private let positions: [String: Int]
-    /// The names' own words, for finding a name without hashing its text (see ``position(of:)``).
+    /// The names' own words, and those of names known not to be attributes, for finding a name
+    /// without hashing its text (see ``position(of:)``). The table keeps the names it holds.
     private let words: NameWordTable
-    /// Names known not to be attributes, kept so that the words the table holds stay theirs
-    /// (never read).
-    private let otherNames: [String]
 
     /// A layout of `names`, in order; a repeated name keeps its first position.
     public convenience init(names: [String]) {
@@ -29,8 +27,7 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
         }
         self.names = unique
         self.positions = positions
-        self.otherNames = otherNames.filter { positions[$0] == nil }
-        self.words = NameWordTable(unique.enumerated().map { ($1, $0) } + self.otherNames.map { ($0, nil) })
+        self.words = NameWordTable(unique.enumerated().map { ($1, $0) } + otherNames.filter { positions[$0] == nil }.map { ($0, nil) })
     }
 
     /// The layout with no names.
