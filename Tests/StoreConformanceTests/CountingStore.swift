@@ -66,6 +66,26 @@ final class CountingStore: PersistentStore {
         return snapshots.map { ObjectSnapshot(objectID: $0.objectID, version: $0.version) }
     }
 
+    /// Forwards the receiver too, so that a store that hands rows on as it reads them does so
+    /// through this one; without property values, only IDs go on.
+    func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows?, into receiver: any SnapshotReceiver) throws {
+        bump("fetch")
+        guard !request.includesPropertyValues else { return try inner.fetch(request, reusing: cachedRows, into: receiver) }
+        try inner.fetch(request, reusing: cachedRows, into: IDsOnly(receiver))
+    }
+
+    /// Passes on the IDs and versions of the snapshots it takes.
+    private final class IDsOnly: SnapshotReceiver {
+        let next: any SnapshotReceiver
+        init(_ next: any SnapshotReceiver) { self.next = next }
+        func expect(_ count: Int) { next.expect(count) }
+        func receive(_ snapshots: inout [ObjectSnapshot]) throws {
+            var idsOnly = snapshots.map { ObjectSnapshot(objectID: $0.objectID, version: $0.version) }
+            snapshots.removeAll(keepingCapacity: true)
+            try next.receive(&idsOnly)
+        }
+    }
+
     func count(_ request: StoreFetchRequest) throws -> Int {
         bump("count")
         return try inner.count(request)

@@ -45,28 +45,12 @@ extension ManagedObjectContext {
         try validatePrefetching(request)
         let objects: [ManagedObject]
         if try storeAnswersWhole(request) {
-            // The store's snapshots become objects as they are, without rows to merge; each
-            // snapshot is moved out of its list into its object, not copied: taken from the end
-            // of the list, the objects of a list are made last first and put in order after.
-            var lists = try persistentStoreCoordinator.fetchSnapshots(request)
-            var made: [ManagedObject] = []
-            made.reserveCapacity(lists.reduce(0) { $0 + $1.count })
-            for index in lists.indices {
-                var list: [ObjectSnapshot] = []
-                swap(&list, &lists[index])
-                if let firstID = list.first?.objectID { registry.reserveCapacity(list.count, like: firstID) }
-                let first = made.count
-                while let snapshot = list.popLast() {
-                    made.append(try registeredObject(for: consume snapshot, loadingValues: request.includesPropertyValues))
-                }
-                // Swapped in place: reversing the slice `made[first...]` copied it out and back.
-                var (low, high) = (first, made.count - 1)
-                while low < high {
-                    made.swapAt(low, high)
-                    (low, high) = (low + 1, high - 1)
-                }
-            }
-            objects = made
+            // The store's snapshots become objects as the store reads them, without rows to
+            // merge; each snapshot is moved into its object, not copied.
+            let maker = FetchedObjectMaker(context: self, loadingValues: request.includesPropertyValues)
+            defer { maker.awakeLoadedObjects() }
+            try persistentStoreCoordinator.fetchSnapshots(request, into: maker)
+            objects = maker.objects
         } else {
             let rows = try matchingRows(request)
             objects = try rows.map { try registeredObject(for: $0, loadingValues: request.includesPropertyValues) }

@@ -14,6 +14,24 @@ extension PersistentStoreCoordinator {
         }
     }
 
+    /// Hands the snapshots of the objects a request matches to `receiver` as the stores read
+    /// them, store by store, each store answering for its own entities with the request's order
+    /// and range (what a request one store answers whole needs). Rows read with their values go
+    /// into the row cache, as ``fetchSnapshots(_:)``'s do.
+    func fetchSnapshots(_ request: FetchRequest, into receiver: any SnapshotReceiver) throws {
+        for (store, storeRequest) in try storeRequests(for: request) {
+            guard request.includesPropertyValues, rowCache.capacity > 0 else {
+                try store.fetch(storeRequest, reusing: nil, into: receiver)
+                continue
+            }
+            let cachedRows = CachedRows(rowCache, storeIdentifier: store.identifier)
+            let caching = CachingReceiver(passingTo: receiver, capacity: rowCache.capacity)
+            try store.fetch(storeRequest, reusing: cachedRows, into: caching)
+            // Rows taken from the cache are there already, marked as used.
+            if cachedRows.takenCount < caching.count, let kept = caching.kept { rowCache.insert(kept) }
+        }
+    }
+
     /// Fetches the IDs of matching objects from every store a request may touch, each store
     /// answering for its own entities with the request's order and range.
     func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectIDList] {

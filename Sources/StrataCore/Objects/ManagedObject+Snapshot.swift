@@ -11,8 +11,15 @@ extension ManagedObject {
         try context.fulfill(self)
     }
 
-    /// Fills the object from a stored snapshot.
+    /// Fills the object from a stored snapshot and tells it so (``awakeFromFetch()``).
     func load(_ snapshot: consuming ObjectSnapshot, in context: ManagedObjectContext) throws {
+        try loadValues(snapshot, in: context)
+        awakeFromFetch()
+    }
+
+    /// Fills the object from a stored snapshot without calling ``awakeFromFetch()``: the caller
+    /// calls it once it runs no more under a store's lock.
+    func loadValues(_ snapshot: consuming ObjectSnapshot, in context: ManagedObjectContext) throws {
         // Maps that are and stay empty (a fault's, mostly) are left as they are.
         if !snapshot.toOne.isEmpty || !toOneValues.isEmpty {
             var toOnes = ToOneDestinations()
@@ -30,7 +37,6 @@ extension ManagedObject {
         }
         committed = CommittedState(consume snapshot, toOneIsCurrent: true, attributesAreCurrent: true)
         isFault = false
-        awakeFromFetch()
     }
 
     /// Drops the loaded values; the next access loads them again.

@@ -26,6 +26,11 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// Fetches as ``fetch(_:)`` does, and may return a row of `cachedRows` where it reads a row
     /// at the version cached, instead of the row it read. The default fetches and ignores them.
     func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows) throws -> [ObjectSnapshot]
+    /// Fetches as ``fetch(_:reusing:)`` does (as ``fetch(_:)`` without `cachedRows`), handing
+    /// each snapshot to `receiver` as it is read instead of returning a list. The default fetches
+    /// the list and hands its snapshots on; a store that reads rows one at a time (the SQLite
+    /// store) hands each on as it reads it.
+    func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows?, into receiver: any SnapshotReceiver) throws
     /// The IDs of the objects a request matches, ordered and ranged as it asks, without their
     /// values. The default takes them from ``fetch(_:)``; a store that can list IDs without
     /// making snapshots (the SQLite store) does better.
@@ -71,6 +76,13 @@ extension PersistentStore {
     /// Fetches without looking at the cached rows.
     public func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows) throws -> [ObjectSnapshot] {
         try fetch(request)
+    }
+
+    /// Fetches the list and hands it on.
+    public func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows?, into receiver: any SnapshotReceiver) throws {
+        var snapshots = try cachedRows.map { try fetch(request, reusing: $0) } ?? fetch(request)
+        receiver.expect(snapshots.count)
+        try receiver.receive(&snapshots)
     }
 
     /// Fetches without property values and keeps the IDs.

@@ -236,26 +236,33 @@ final class SQLiteRowReader: SnapshotSource {
     }
 
     /// The objects a query selects, in its order, in a list with room for `expectedRows` made
-    /// first. The query selects
-    /// ``selectList(_:alias:includesValues:)`` of `table`; without values the snapshots carry
-    /// only IDs and versions. With `caching`, the snapshots are kept for key paths that lead
-    /// back to them (when memory has work left); without, they are not kept at all.
+    /// first; read as ``forEachSnapshot(_:table:includesValues:caching:_:)`` reads them.
     func snapshots(_ query: SQLFragment, table: SQLiteSchema.Table, includesValues: Bool, caching: Bool,
                    expectedRows: Int = 0) throws -> [ObjectSnapshot] {
         var result: [ObjectSnapshot] = []
         result.reserveCapacity(expectedRows)
+        try forEachSnapshot(query, table: table, includesValues: includesValues, caching: caching) { result.append($0) }
+        return result
+    }
+
+    /// Hands `body` the object of each row a query selects, in its order, as the row is read. The
+    /// query selects ``selectList(_:alias:includesValues:)`` of `table`; without values the
+    /// snapshots carry only IDs and versions. With `caching`, the snapshots are kept for key
+    /// paths that lead back to them (when memory has work left); without, they are not kept at
+    /// all.
+    func forEachSnapshot(_ query: SQLFragment, table: SQLiteSchema.Table, includesValues: Bool, caching: Bool,
+                         _ body: (consuming ObjectSnapshot) throws -> Void) throws {
         let statement = try connection.statement(query.sql)
         defer { statement.reset() }
         try statement.forEachRow(query.parameters) { row in
             guard includesValues else {
-                result.append(ObjectSnapshot(objectID: id(try entityName(row, table), row.int64(0)), version: row.int64(2)))
+                try body(ObjectSnapshot(objectID: id(try entityName(row, table), row.int64(0)), version: row.int64(2)))
                 return
             }
             let snapshot = try snapshot(row, table)
             if caching { cache[snapshot.objectID] = snapshot }
-            result.append(consume snapshot)
+            try body(consume snapshot)
         }
-        return result
     }
 
     /// The IDs of the objects a query selects, in its order; the query selects `Z_PK, Z_ENT`

@@ -1,0 +1,64 @@
+/// Makes a fetch's registered objects from the snapshots a store hands it as it reads them
+/// (``SnapshotReceiver``), filling the faults among them when the fetch reads values.
+///
+/// It runs while the store is busy with the fetch, so it calls no code of an app's own that might
+/// reach the store: objects of a class of the app's own that it fills are woken
+/// (``ManagedObject/awakeFromFetch()``) by ``awakeLoadedObjects()``, once the store is done.
+final class FetchedObjectMaker: SnapshotReceiver {
+    private let context: ManagedObjectContext
+    private let loadingValues: Bool
+    /// The fetched objects, in order.
+    private(set) var objects: [ManagedObject] = []
+    /// The objects filled here whose class may wake them.
+    private var filledSubclassObjects: [ManagedObject] = []
+    /// How many snapshots the store expects, until the first ones come.
+    private var expected = 0
+
+    /// A maker of `context`'s objects, filling them when `loadingValues`.
+    init(context: ManagedObjectContext, loadingValues: Bool) {
+        self.context = context
+        self.loadingValues = loadingValues
+    }
+
+    func expect(_ count: Int) {
+        objects.reserveCapacity(objects.count + count)
+        expected = count
+    }
+
+    func receive(_ snapshots: inout [ObjectSnapshot]) throws {
+        if expected > 0, let first = snapshots.first {
+            // The registry makes room in the table of the snapshots' entity and store.
+            context.registry.reserveCapacity(expected, like: first.objectID)
+            expected = 0
+        }
+        // Each snapshot is moved into its object, not copied: taken from the end of the list, the
+        // objects are made last first and put in order after.
+        let (start, filledStart) = (objects.count, filledSubclassObjects.count)
+        while let snapshot = snapshots.popLast() {
+            let object = try context.object(with: snapshot.objectID)
+            if loadingValues, object.isFault, !object.isInvalidated {
+                try object.loadValues(consume snapshot, in: context)
+                if type(of: object) != ManagedObject.self { filledSubclassObjects.append(object) }
+            }
+            objects.append(object)
+        }
+        Self.reverse(&objects, from: start)
+        Self.reverse(&filledSubclassObjects, from: filledStart)
+    }
+
+    /// Reverses `list[start...]` by swapping in place: reversing the slice copied it out and back.
+    private static func reverse(_ list: inout [ManagedObject], from start: Int) {
+        var (low, high) = (start, list.count - 1)
+        while low < high {
+            list.swapAt(low, high)
+            (low, high) = (low + 1, high - 1)
+        }
+    }
+
+    /// Calls ``ManagedObject/awakeFromFetch()`` on the objects filled here, once each.
+    func awakeLoadedObjects() {
+        let filled = filledSubclassObjects
+        filledSubclassObjects = []
+        for object in filled { object.awakeFromFetch() }
+    }
+}
