@@ -101,4 +101,22 @@ struct SQLiteHandedRunTests {
         #expect(try first.map { try $0.value(forKey: "price", as: Double.self) } == [0])
         _ = seeded
     }
+
+    @Test("the row cache keeps a fetch that fits, but not a whole table whose highest key says it may not")
+    func cacheKeepsByHint() throws {
+        let (seeded, url) = try books()
+        // Every book but the last three goes: three rows, keys up to rowCount.
+        let other = try SQLiteConnection(path: url.path, create: false)
+        try other.run("DELETE FROM ZBOOK WHERE Z_PK <= \(Self.rowCount - 3)")
+        _ = seeded
+
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: Self.model, rowCacheCapacity: Self.run)
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        #expect(try context.fetch(FetchRequest(entityName: "Book")).count == 3)
+        #expect(coordinator.cachedRowCount == 0, "the highest key is above the capacity")
+        let condition = try ObjectPredicate(format: "price >= 0")
+        #expect(try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "Book", predicate: condition)).count == 3)
+        #expect(coordinator.cachedRowCount == 3, "no hint: the three rows fit")
+    }
 }

@@ -25,10 +25,9 @@ extension PersistentStoreCoordinator {
                 continue
             }
             let cachedRows = CachedRows(rowCache, storeIdentifier: store.identifier)
-            let caching = CachingReceiver(passingTo: receiver, capacity: rowCache.capacity)
+            let caching = CachingReceiver(passingTo: receiver, capacity: rowCache.capacity, cachedRows: cachedRows)
             try store.fetch(storeRequest, reusing: cachedRows, into: caching)
-            // Rows taken from the cache are there already, marked as used.
-            if cachedRows.takenCount < caching.count, let kept = caching.kept { rowCache.insert(kept) }
+            if let kept = caching.kept { rowCache.insert(kept) }
         }
     }
 

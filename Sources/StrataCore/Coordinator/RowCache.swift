@@ -3,8 +3,9 @@ import Synchronization
 /// The rows a coordinator's stores returned, shared by every context on the coordinator: a fault
 /// that another context already read fires without asking the store again.
 ///
-/// What goes in: the snapshots of fetches that read values (when a fetch returns no more rows
-/// than the cache holds, so that one large fetch does not flush it) and of faults fired from the
+/// What goes in: the snapshots of fetches that read values (when a fetch neither returns nor, by
+/// its store's hint, expects more rows than the cache holds, so that one large fetch does not
+/// flush it; see ``CachingReceiver``) and of faults fired from the
 /// stores; a store that reads a row's version before its values takes the row from here when
 /// the cache holds it at that version (``CachedRows``), and the row stays. What comes out: a
 /// saved, deleted or refreshed object's row, every row a batch request may have changed, the rows
