@@ -32,18 +32,28 @@ final class FetchedObjectMaker: SnapshotReceiver {
             expected = 0
         }
         // Each snapshot is moved into its object, not copied: taken from the end of the list, the
-        // objects are made last first and put in order after.
-        let (start, filledStart) = (objects.count, filledSubclassObjects.count)
+        // objects are made last first and put in order after. The lists are worked on as local
+        // variables, swapped out and back: no access to this object's properties is checked for
+        // exclusivity per snapshot.
+        var (made, filled) = ([ManagedObject](), [ManagedObject]())
+        swap(&made, &objects)
+        swap(&filled, &filledSubclassObjects)
+        defer {
+            swap(&made, &objects)
+            swap(&filled, &filledSubclassObjects)
+        }
+        let (start, filledStart) = (made.count, filled.count)
+        let context = context
         while let snapshot = snapshots.popLast() {
             let object = try context.object(with: snapshot.objectID)
             if loadingValues, object.isFault, !object.isInvalidated {
                 try object.loadValues(consume snapshot, in: context)
-                if type(of: object) != ManagedObject.self { filledSubclassObjects.append(object) }
+                if type(of: object) != ManagedObject.self { filled.append(object) }
             }
-            objects.append(object)
+            made.append(object)
         }
-        Self.reverse(&objects, from: start)
-        Self.reverse(&filledSubclassObjects, from: filledStart)
+        Self.reverse(&made, from: start)
+        Self.reverse(&filled, from: filledStart)
     }
 
     /// Reverses `list[start...]` by swapping in place: reversing the slice copied it out and back.

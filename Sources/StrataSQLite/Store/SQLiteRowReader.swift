@@ -236,32 +236,35 @@ final class SQLiteRowReader: SnapshotSource {
     }
 
     /// The objects a query selects, in its order, in a list with room for `expectedRows` made
-    /// first; read as ``forEachSnapshot(_:table:includesValues:caching:_:)`` reads them.
+    /// first; read as ``snapshots(_:table:includesValues:caching:into:runLength:handing:)`` reads
+    /// them.
     func snapshots(_ query: SQLFragment, table: SQLiteSchema.Table, includesValues: Bool, caching: Bool,
                    expectedRows: Int = 0) throws -> [ObjectSnapshot] {
         var result: [ObjectSnapshot] = []
         result.reserveCapacity(expectedRows)
-        try forEachSnapshot(query, table: table, includesValues: includesValues, caching: caching) { result.append($0) }
+        try snapshots(query, table: table, includesValues: includesValues, caching: caching, into: &result, runLength: .max) { _ in }
         return result
     }
 
-    /// Hands `body` the object of each row a query selects, in its order, as the row is read. The
-    /// query selects ``selectList(_:alias:includesValues:)`` of `table`; without values the
-    /// snapshots carry only IDs and versions. With `caching`, the snapshots are kept for key
-    /// paths that lead back to them (when memory has work left); without, they are not kept at
-    /// all.
-    func forEachSnapshot(_ query: SQLFragment, table: SQLiteSchema.Table, includesValues: Bool, caching: Bool,
-                         _ body: (consuming ObjectSnapshot) throws -> Void) throws {
+    /// Appends the object of each row a query selects to `list`, in its order, as the row is read,
+    /// and hands `hand` the list each time it holds `runLength` snapshots. The query selects
+    /// ``selectList(_:alias:includesValues:)`` of `table`; without values the snapshots carry
+    /// only IDs and versions. With `caching`, the snapshots are kept for key paths that lead
+    /// back to them (when memory has work left); without, they are not kept at all.
+    func snapshots(_ query: SQLFragment, table: SQLiteSchema.Table, includesValues: Bool, caching: Bool,
+                   into list: inout [ObjectSnapshot], runLength: Int,
+                   handing hand: (inout [ObjectSnapshot]) throws -> Void) throws {
         let statement = try connection.statement(query.sql)
         defer { statement.reset() }
         try statement.forEachRow(query.parameters) { row in
-            guard includesValues else {
-                try body(ObjectSnapshot(objectID: id(try entityName(row, table), row.int64(0)), version: row.int64(2)))
-                return
+            if includesValues {
+                let snapshot = try snapshot(row, table)
+                if caching { cache[snapshot.objectID] = snapshot }
+                list.append(consume snapshot)
+            } else {
+                list.append(ObjectSnapshot(objectID: id(try entityName(row, table), row.int64(0)), version: row.int64(2)))
             }
-            let snapshot = try snapshot(row, table)
-            if caching { cache[snapshot.objectID] = snapshot }
-            try body(consume snapshot)
+            if list.count >= runLength { try hand(&list) }
         }
     }
 

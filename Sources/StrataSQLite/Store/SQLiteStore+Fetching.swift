@@ -38,10 +38,8 @@ extension SQLiteStore {
             // makes it grow as rows come, not as large as a run at once.
             var run: [ObjectSnapshot] = []
             run.reserveCapacity(min(expected, Self.handedRowCount))
-            try reader.forEachSnapshot(plan.select, table: plan.table, includesValues: plan.includesValues, caching: false) { snapshot in
-                run.append(snapshot)
-                if run.count >= Self.handedRowCount { try receiver.receive(&run) }
-            }
+            try reader.snapshots(plan.select, table: plan.table, includesValues: plan.includesValues, caching: false,
+                                 into: &run, runLength: Self.handedRowCount) { try receiver.receive(&$0) }
             if !run.isEmpty { try receiver.receive(&run) }
         }
     }
