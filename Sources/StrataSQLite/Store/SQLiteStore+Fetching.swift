@@ -50,7 +50,7 @@ extension SQLiteStore {
     /// when their objects are made, and no list of every row is held. (Handed on one by one, the
     /// objects made a fetch slower: the two loops shared the instruction cache, and freeing the
     /// objects, their memory mixed with the rows', took twice as long.)
-    public static let handedRowCount = 2048
+    public static let handedRowCount = 1024
 
     /// Fetches `request` as ``fetch(_:)`` does, with the connection of `state`, whose lock the
     /// caller holds (inside a batch request's transaction, say), reading rows through `reader`.
