@@ -14,7 +14,7 @@ final class CachingReceiver: SnapshotReceiver {
     /// How many rows the fetch had taken from the cache when the last snapshots passed.
     private var takenCount = 0
     /// Copies of the snapshots read that passed; nil once the fetch is larger than the cache.
-    private(set) var kept: [ObjectSnapshot]? = []
+    private var kept: [ObjectSnapshot]? = []
 
     /// A receiver that passes snapshots on to `next`, keeping copies of the rows not taken from
     /// `cachedRows`, while there are no more than `capacity` rows.
@@ -40,5 +40,10 @@ final class CachingReceiver: SnapshotReceiver {
             kept?.append(contentsOf: snapshots)
         }
         try next.receive(&snapshots)
+    }
+
+    /// The copies kept for the row cache, moved out; nil when the fetch was larger than the cache.
+    func takeKept() -> [ObjectSnapshot]? {
+        kept.take()
     }
 }

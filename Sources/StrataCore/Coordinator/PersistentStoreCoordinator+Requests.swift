@@ -27,7 +27,7 @@ extension PersistentStoreCoordinator {
             let cachedRows = CachedRows(rowCache, storeIdentifier: store.identifier)
             let caching = CachingReceiver(passingTo: receiver, capacity: rowCache.capacity, cachedRows: cachedRows)
             try store.fetch(storeRequest, reusing: cachedRows, into: caching)
-            if let kept = caching.kept { rowCache.insert(kept) }
+            if var kept = caching.takeKept() { rowCache.insert(taking: &kept) }
         }
     }
 

@@ -78,31 +78,60 @@ final class RowCache: Sendable {
         /// The snapshots are read in place: a copy of each, retaining all it holds, is made only
         /// for a row the cache takes.
         mutating func keep(_ snapshots: UnsafeBufferPointer<ObjectSnapshot>, capacity: Int) {
-            // Room made once for a fetch's rows, growing by doubling: rows kept one at a time (a
-            // fault each) must not make the list and table grow by one row each time.
-            if let first = snapshots.first {
-                positions.reserveCapacity(adding: snapshots.count, like: first.objectID, upTo: capacity)
-            }
-            let room = min(capacity, count + snapshots.count)
-            if room > places.capacity { places.reserveCapacity(min(capacity, max(room, 2 * places.capacity))) }
+            guard let first = snapshots.first else { return }
+            makeRoom(for: snapshots.count, like: first.objectID, capacity: capacity)
             for index in snapshots.indices {
-                if let place = positions[snapshots[index].objectID].map(Int.init) {
+                let place = positions[snapshots[index].objectID].map(Int.init)
+                if let place, places[place].version == snapshots[index].version {
                     places[place].isMarked = true
-                    if places[place].version != snapshots[index].version { self.place(snapshots[index], at: place) }
                 } else {
-                    take(snapshots[index], capacity: capacity)
+                    keep(snapshots[index], at: place, capacity: capacity)
                 }
             }
         }
 
+        /// Keeps each of `snapshots` as ``keep(_:capacity:)`` does, moving them out of the list
+        /// (left empty) instead of copying them.
+        mutating func keep(taking snapshots: inout [ObjectSnapshot], capacity: Int) {
+            guard let first = snapshots.first else { return }
+            makeRoom(for: snapshots.count, like: first.objectID, capacity: capacity)
+            // Reversed in place, then taken from the end: moved, in their order.
+            snapshots.withUnsafeMutableBufferPointer { $0.reverse() }
+            while let snapshot = snapshots.popLast() {
+                let place = positions[snapshot.objectID].map(Int.init)
+                keep(snapshot, at: place, capacity: capacity)
+            }
+        }
+
+        /// Keeps `snapshot`, whose row is cached at `place` or not at all: a row cached at the
+        /// same version stays, marked as used; one cached at another version is replaced; one not
+        /// cached is taken.
+        private mutating func keep(_ snapshot: consuming ObjectSnapshot, at place: Int?, capacity: Int) {
+            if let place {
+                places[place].isMarked = true
+                if places[place].version != snapshot.version { self.place(snapshot, at: place) }
+            } else {
+                take(snapshot, capacity: capacity)
+            }
+        }
+
+        /// Makes room once for `count` rows like `objectID`, growing by doubling: rows kept one
+        /// at a time (a fault each) must not make the list and table grow by one row each time.
+        private mutating func makeRoom(for count: Int, like objectID: ManagedObjectID, capacity: Int) {
+            positions.reserveCapacity(adding: count, like: objectID, upTo: capacity)
+            let room = min(capacity, self.count + count)
+            if room > places.capacity { places.reserveCapacity(min(capacity, max(room, 2 * places.capacity))) }
+        }
+
         /// Puts `snapshot` at `position`.
-        private mutating func place(_ snapshot: ObjectSnapshot, at position: Int) {
-            places[position] = Place(snapshot: snapshot, version: snapshot.version, isMarked: true)
+        private mutating func place(_ snapshot: consuming ObjectSnapshot, at position: Int) {
+            let version = snapshot.version
+            places[position] = Place(snapshot: consume snapshot, version: version, isMarked: true)
         }
 
         /// Caches the row of `snapshot`, which the cache does not hold, in an empty place or one
         /// the hand frees.
-        private mutating func take(_ snapshot: ObjectSnapshot, capacity: Int) {
+        private mutating func take(_ snapshot: consuming ObjectSnapshot, capacity: Int) {
             let position: Int
             if let empty = emptyPlaces.popLast() {
                 position = empty
@@ -114,7 +143,8 @@ final class RowCache: Sendable {
             }
             positions[snapshot.objectID] = Int32(truncatingIfNeeded: position)
             count += 1
-            places[position] = Place(snapshot: snapshot, version: snapshot.version)
+            let version = snapshot.version
+            places[position] = Place(snapshot: consume snapshot, version: version)
         }
 
         /// Goes round the full list, clearing marks, to the first unmarked row; forgets it and
@@ -191,6 +221,13 @@ final class RowCache: Sendable {
         rows.withLock { rows in
             snapshots.withUnsafeBufferPointer { rows.keep($0, capacity: capacity) }
         }
+    }
+
+    /// Keeps `snapshots` as ``insert(_:)`` does, moving them into the cache instead of copying
+    /// them; the list is left empty.
+    func insert(taking snapshots: inout [ObjectSnapshot]) {
+        guard capacity > 0, !snapshots.isEmpty, snapshots.count <= capacity else { return }
+        rows.withLock { rows in rows.keep(taking: &snapshots, capacity: capacity) }
     }
 
     /// Forgets the rows of `objectIDs`.
