@@ -24,7 +24,7 @@ struct PrimaryKeyTableTests {
         return keys.allSatisfy { key in table[key]?.toOpaque() == expected[key].map { Unmanaged.passUnretained($0).toOpaque() } }
     }
 
-    @Test("Random inserts, replacements and removals agree with a dictionary", arguments: [
+    @Test("Random inserts, look-ups that insert, replacements and removals agree with a dictionary", arguments: [
         "sequential", "spread", "high bits",
     ])
     func agreesWithDictionary(keys kind: String) throws {
@@ -42,13 +42,24 @@ struct PrimaryKeyTableTests {
         for step in 0..<20_000 {
             let key = keySpace[Int(random.next() % UInt64(keySpace.count))]
             let object = objects[Int(random.next() % UInt64(objects.count))]
-            switch random.next() % 4 {
+            switch random.next() % 5 {
             case 0, 1:
                 table[key] = Unmanaged.passUnretained(object)
                 expected[key] = object
             case 2:
                 table[key] = nil
                 expected[key] = nil
+            case 3:
+                // Looked up, and kept only when the key holds nothing: what registering a fault does.
+                var made = false
+                let found = table.value(for: key) {
+                    made = true
+                    return Unmanaged.passUnretained(object)
+                }
+                #expect(made == (expected[key] == nil), "after step \(step)")
+                let holder = expected[key] ?? object
+                expected[key] = holder
+                #expect(found.toOpaque() == Unmanaged.passUnretained(holder).toOpaque(), "after step \(step)")
             default:
                 // Removes only when the key holds this very object.
                 table.remove(key, if: { $0.toOpaque() == Unmanaged.passUnretained(object).toOpaque() })

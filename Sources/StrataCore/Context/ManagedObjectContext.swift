@@ -189,12 +189,12 @@ public final class ManagedObjectContext {
     ///
     /// - Throws: ``ObjectError/unknownEntity(_:)`` when the model has no such entity.
     public func object(with objectID: ManagedObjectID) throws -> ManagedObject {
-        if let object = registry[objectID] { return object }
-        let (entity, type) = try entityAndClass(named: objectID.entityName)
-        let object = type.init(entity: entity, objectID: objectID)
-        object.contextLink = objectsLink
-        registry[objectID] = object
-        return object
+        try registry.object(for: objectID) {
+            let (entity, type) = try entityAndClass(named: objectID.entityName)
+            let object = type.init(entity: entity, objectID: objectID)
+            object.contextLink = objectsLink
+            return object
+        }
     }
 
     /// The object for `objectID`, loaded; throws when no store (or parent) has it.

@@ -58,6 +58,26 @@ struct ObjectRegistry {
         }
     }
 
+    /// The object registered for `objectID`, or the one `make` makes, registered for it: one
+    /// look-up for both, what making a fault for a fetched row costs. `make` must not use the
+    /// registry (it runs in the middle of registering).
+    mutating func object(for objectID: ManagedObjectID, orRegister make: () throws -> ManagedObject) rethrows -> ManagedObject {
+        guard objectID.primaryKey != nil else {
+            if let registered = self[objectID] { return registered }
+            let object = try make()
+            self[objectID] = object
+            return object
+        }
+        // The made object is held here: the table holds it unretained.
+        var made: ManagedObject?
+        let entry = try permanent.value(for: objectID) {
+            let object = try make()
+            made = object
+            return Entry.passUnretained(object)
+        }
+        return made ?? entry.takeUnretainedValue()
+    }
+
     /// Registers the object of `entry` for `objectID`, without retaining it (nor reading it).
     private mutating func register(_ entry: Entry, for objectID: ManagedObjectID) {
         guard objectID.primaryKey != nil else {

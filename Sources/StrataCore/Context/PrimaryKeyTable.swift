@@ -107,7 +107,20 @@ struct PrimaryKeyTable<Entry> {
             slots[index].entry = entry
             return
         }
-        // A new key: grow first when the table would be more than three quarters full.
+        insertNew(entry, for: key)
+    }
+
+    /// The value for `key`, or the one `make` gives, kept for it: one look-up for both.
+    mutating func value(for key: Int64, orInsert make: () throws -> Entry) rethrows -> Entry {
+        if let index = slot(of: key), let entry = slots[index].entry { return entry }
+        let entry = try make()
+        insertNew(entry, for: key)
+        return entry
+    }
+
+    /// Keeps `entry` for `key`, which the table does not hold.
+    private mutating func insertNew(_ entry: Entry, for key: Int64) {
+        // Grown first when the table would be more than three quarters full.
         if (count + 1) * 4 > slots.count * 3 { resize(to: max(8, slots.count * 2)) }
         place(Slot(key: key, entry: entry))
     }

@@ -79,6 +79,13 @@ struct PrimaryKeyTables<Entry> {
         }
     }
 
+    /// The value for `objectID`, a permanent ID, or the one `make` gives, kept for it: one look-up
+    /// of the table and the key for both.
+    mutating func value(for objectID: ManagedObjectID, orInsert make: () throws -> Entry) rethrows -> Entry {
+        guard let key = objectID.primaryKey, let index = tableIndex(of: objectID, creating: true) else { return try make() }
+        return try tables[index].value(for: key, orInsert: make)
+    }
+
     /// The value for the row `primaryKey` of `entityName` in the store `storeIdentifier`: that of
     /// the row's ID, found without making the ID.
     mutating func value(entityName: String, storeIdentifier: String, primaryKey: Int64) -> Entry? {
