@@ -25,7 +25,12 @@ final class CachingReceiver: SnapshotReceiver {
     }
 
     func expect(_ count: Int) {
-        if count > capacity { kept = nil }
+        if count > capacity {
+            kept = nil
+        } else {
+            // Room made once: growing by doubling would copy the copies at every step.
+            kept?.reserveCapacity(count)
+        }
         next.expect(count)
     }
 
