@@ -50,18 +50,19 @@ final class FetchedObjectMaker: SnapshotReceiver {
                 try object.loadValues(consume snapshot, in: context)
                 if type(of: object) != ManagedObject.self { filled.append(object) }
             }
-            made.append(object)
+            made.append(consume object)
         }
         Self.reverse(&made, from: start)
         Self.reverse(&filled, from: filledStart)
     }
 
-    /// Reverses `list[start...]` by swapping in place: reversing the slice copied it out and back.
+    /// Reverses `list[start...]` in place, through its buffer: reversing the slice copied it out
+    /// and back, and swapping the array's elements retained and released each object.
     private static func reverse(_ list: inout [ManagedObject], from start: Int) {
-        var (low, high) = (start, list.count - 1)
-        while low < high {
-            list.swapAt(low, high)
-            (low, high) = (low + 1, high - 1)
+        guard list.count - start > 1 else { return }
+        list.withUnsafeMutableBufferPointer { buffer in
+            var tail = UnsafeMutableBufferPointer(rebasing: buffer[start...])
+            tail.reverse()
         }
     }
 
