@@ -27,9 +27,9 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// at the version cached, instead of the row it read. The default fetches and ignores them.
     func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows) throws -> [ObjectSnapshot]
     /// Fetches as ``fetch(_:reusing:)`` does (as ``fetch(_:)`` without `cachedRows`), handing
-    /// each snapshot to `receiver` as it is read instead of returning a list. The default fetches
-    /// the list and hands its snapshots on; a store that reads rows one at a time (the SQLite
-    /// store) hands each on as it reads it.
+    /// the snapshots to `receiver`, in order, instead of returning a list. The default fetches
+    /// the list and hands it on whole; a store that reads rows one at a time (the SQLite store)
+    /// hands them on in runs as it reads them.
     func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows?, into receiver: any SnapshotReceiver) throws
     /// The IDs of the objects a request matches, ordered and ranged as it asks, without their
     /// values. The default takes them from ``fetch(_:)``; a store that can list IDs without
