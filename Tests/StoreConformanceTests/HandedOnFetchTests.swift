@@ -71,6 +71,17 @@ struct HandedOnFetchTests {
         #expect(counting.fetches == 1)
     }
 
+    @Test("with an unsaved insert, a fetch of several runs keeps every saved row, in the store's order",
+          arguments: StoreUnderTest.all)
+    func mergedWithPendingChanges(store: StoreUnderTest) throws {
+        let (coordinator, _) = try staff(store)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        _ = try context.insert("Employee", ["name": "New", "salary": -1.0])
+        // Unsorted: the saved rows in key order as the store gives them, the unsaved one after.
+        let names = try context.strings(FetchRequest(entityName: "Employee"))
+        #expect(names == (0..<Self.rowCount).map(Self.name) + ["New"])
+    }
+
     @Test("a range over several runs gives its objects in order", arguments: StoreUnderTest.all)
     func rangeOverRuns(store: StoreUnderTest) throws {
         let (coordinator, _) = try staff(store)

@@ -279,7 +279,7 @@ extension ManagedObjectContext {
                 }
             }
         }
-        return try persistentStoreCoordinator.fetchSnapshots(request).joined().map(FetchRow.snapshot)
+        return try persistentStoreCoordinator.fetchSnapshots(request).map(FetchRow.snapshot)
     }
 
     /// The registered object for a row, filled from the row's snapshot when it is a fault.

@@ -1,23 +1,20 @@
 import Foundation
 
 extension PersistentStoreCoordinator {
-    /// Fetches snapshots from every store a request may touch, each store answering for its
-    /// own entities with the request's order and range; the caller merges across stores.
-    func fetchSnapshots(_ request: FetchRequest) throws -> [[ObjectSnapshot]] {
-        try storeRequests(for: request).map { store, storeRequest in
-            guard request.includesPropertyValues, rowCache.capacity > 0 else { return try store.fetch(storeRequest) }
-            let cachedRows = CachedRows(rowCache, storeIdentifier: store.identifier)
-            let snapshots = try store.fetch(storeRequest, reusing: cachedRows)
-            // Rows taken from the cache are there already, marked as used.
-            if cachedRows.takenCount < snapshots.count { rowCache.insert(snapshots) }
-            return snapshots
-        }
+    /// The snapshots of the objects a request matches, from every store it may touch, store by
+    /// store, each store answering for its own entities with the request's order and range; the
+    /// caller merges across stores. Rows go into the row cache as
+    /// ``fetchSnapshots(_:into:)`` puts them.
+    func fetchSnapshots(_ request: FetchRequest) throws -> [ObjectSnapshot] {
+        let collector = SnapshotCollector()
+        try fetchSnapshots(request, into: collector)
+        return collector.snapshots
     }
 
     /// Hands the snapshots of the objects a request matches to `receiver` as the stores read
     /// them, store by store, each store answering for its own entities with the request's order
     /// and range (what a request one store answers whole needs). Rows read with their values go
-    /// into the row cache, as ``fetchSnapshots(_:)``'s do.
+    /// into the row cache (see ``CachingReceiver``).
     func fetchSnapshots(_ request: FetchRequest, into receiver: any SnapshotReceiver) throws {
         for (store, storeRequest) in try storeRequests(for: request) {
             guard request.includesPropertyValues, rowCache.capacity > 0 else {
