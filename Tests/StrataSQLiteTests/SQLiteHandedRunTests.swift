@@ -21,30 +21,17 @@ final class RecordingReceiver: SnapshotReceiver {
 /// of ``SQLiteStore/handedRowCount`` rows as it reads them; any other fetch all at once.
 @Suite("SQLite store: fetches handed on in runs")
 struct SQLiteHandedRunTests {
-    static let model: ManagedObjectModel = {
-        do {
-            return try ManagedObjectModel {
-                EntityDescription("Book") {
-                    Attribute("title", .string)
-                    Attribute("price", .double)
-                }
-            }
-        } catch {
-            preconditionFailure("the test model is valid: \(error)")
-        }
-    }()
-
     static let run = SQLiteStore.handedRowCount
     static let rowCount = 2 * run + 3
 
-    /// A store of `rowCount` books, `T00000`… priced 0…, with keys 1….
+    /// A store of `rowCount` books (`SampleModels.shelves()`), `T00000`… scored 0…, with keys 1….
     private func books() throws -> (TwoWayStore, URL) {
         let url = try TemporaryFolder.make().appendingPathComponent("store.sqlite")
-        let store = try TwoWayStore(model: Self.model, url: url)
+        let store = try TwoWayStore(model: SampleModels.shelves(), url: url)
         for index in 0..<Self.rowCount {
             let book = try store.context.insertNewObject(forEntityName: "Book")
             try book.setValue("T" + String(index + 100_000).dropFirst(), forKey: "title")
-            try book.setValue(Double(index), forKey: "price")
+            try book.setValue(Double(index), forKey: "score")
         }
         try store.context.save()
         return (store, url)
@@ -76,7 +63,7 @@ struct SQLiteHandedRunTests {
     func orderCheckedAfterReading() throws {
         let (store, _) = try books()
         let receiver = RecordingReceiver()
-        try store.store.fetch(store.request("Book", nil, sort: [ObjectSortDescriptor(key: "price", ascending: false)]),
+        try store.store.fetch(store.request("Book", nil, sort: [ObjectSortDescriptor(key: "score", ascending: false)]),
                               reusing: nil, into: receiver)
         #expect(receiver.hints == [Self.rowCount])
         #expect(receiver.runs.map(\.count) == [Self.rowCount])
@@ -89,7 +76,7 @@ struct SQLiteHandedRunTests {
         let other = try SQLiteConnection(path: url.path, create: false)
         try other.run("UPDATE ZBOOK SET Z_ENT = 99 WHERE Z_PK = \(Self.run + 10)")
 
-        let reader = try TwoWayStore(model: Self.model, url: url)
+        let reader = try TwoWayStore(model: SampleModels.shelves(), url: url)
         let context = ManagedObjectContext(coordinator: reader.coordinator)
         #expect {
             try context.fetch(FetchRequest(entityName: "Book"))
@@ -98,7 +85,7 @@ struct SQLiteHandedRunTests {
             return reason.contains("unknown Z_ENT 99")
         }
         let first = try context.fetch(FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "title == 'T00000'")))
-        #expect(try first.map { try $0.value(forKey: "price", as: Double.self) } == [0])
+        #expect(try first.map { try $0.value(forKey: "score", as: Double.self) } == [0])
         _ = seeded
     }
 
@@ -110,12 +97,12 @@ struct SQLiteHandedRunTests {
         try other.run("DELETE FROM ZBOOK WHERE Z_PK <= \(Self.rowCount - 3)")
         _ = seeded
 
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: Self.model, rowCacheCapacity: Self.run)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try SampleModels.shelves(), rowCacheCapacity: Self.run)
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
         #expect(try context.fetch(FetchRequest(entityName: "Book")).count == 3)
         #expect(coordinator.cachedRowCount == 0, "the highest key is above the capacity")
-        let condition = try ObjectPredicate(format: "price >= 0")
+        let condition = try ObjectPredicate(format: "score >= 0")
         #expect(try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "Book", predicate: condition)).count == 3)
         #expect(coordinator.cachedRowCount == 3, "no hint: the three rows fit")
     }
