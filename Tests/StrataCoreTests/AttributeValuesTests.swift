@@ -89,6 +89,82 @@ struct AttributeValuesTests {
         #expect(made == 1)
     }
 
+    /// One value of every kind, edge values among them: what each slot must give back exactly.
+    static let everyKind: [AttributeValue] = [
+        .integer(.min), .integer(.max), .integer(0),
+        .decimal(Decimal(string: "-12345678901234567890.0123456789")!),
+        .double(-0.0), .double(Double(bitPattern: 0x7FF8_0000_0000_1234)), .double(.infinity),
+        .float(Float(bitPattern: 0x7FC0_0042)), .float(-1.5),
+        .string(""), .string("short"), .string("a text longer than fifteen bytes, so kept on the heap"),
+        .string("ümlaut, 漢字 and 🦕"),
+        .boolean(true), .boolean(false),
+        .date(Date(timeIntervalSinceReferenceDate: -1e9)), .date(Date(timeIntervalSinceReferenceDate: 0)),
+        .binary(Data()), .binary(Data([1, 2, 3])), .binary(Data((0..<200).map { UInt8(truncatingIfNeeded: $0 &* 7) })),
+        .uuid(UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))),
+        .uri(URL(string: "https://example.com/a%20b?c=d")!),
+        .objectID(ManagedObjectID(entityName: "Book", storeIdentifier: "STORE", primaryKey: 42)),
+    ]
+
+    @Test("Every kind of value comes back exactly from its position, written over by every other kind")
+    func everyKindRoundTrips() throws {
+        let kinds = Self.everyKind
+        let layout = AttributeLayout(names: kinds.indices.map { "a\($0)" })
+        var values = AttributeValues(layout: layout) { kinds[$0] }
+        for (position, kind) in kinds.enumerated() {
+            #expect(values[position: position] == kind)
+            #expect(values["a\(position)"] == kind)
+        }
+        // Made apart from the same values (texts and bytes in storages of their own): equal, and
+        // hashed alike.
+        let again = AttributeValues(layout: layout) { kinds[$0] }
+        #expect(again == values && again.hashValue == values.hashValue)
+
+        // Each position written over by each kind in turn, then emptied; a copy taken before
+        // keeps what it had.
+        let before = values
+        for shift in 1..<kinds.count {
+            for position in kinds.indices {
+                values[position: position] = kinds[(position + shift) % kinds.count]
+            }
+            for position in kinds.indices {
+                #expect(values[position: position] == kinds[(position + shift) % kinds.count])
+            }
+            #expect(values != before)
+        }
+        for position in kinds.indices { values[position: position] = nil }
+        #expect(values.isEmpty && values.count == 0)
+        #expect(before == again)
+        for (position, kind) in kinds.enumerated() { #expect(before[position: position] == kind) }
+
+        // A copy in a longer layout keeps every value and has none at the new name.
+        var extended = before
+        extended["extra"] = .integer(7)
+        for (position, kind) in kinds.enumerated() { #expect(extended["a\(position)"] == kind) }
+        #expect(extended.count == kinds.count + 1)
+    }
+
+    @Test("A changed value is told from the one it replaced, a value written back from the same one")
+    func changesAreToldApart() throws {
+        let kinds = Self.everyKind
+        let layout = AttributeLayout(names: kinds.indices.map { "a\($0)" })
+        let saved = AttributeValues(layout: layout) { kinds[$0] }
+        for position in kinds.indices {
+            var current = saved
+            current[position: position] = kinds[(position + 1) % kinds.count]
+            #expect(current != saved)
+            // The same value made anew (another storage for its text or bytes) is no change.
+            current[position: position] = AttributeValues(layout: layout) { kinds[$0] }[position: position]
+            #expect(current == saved)
+        }
+        // Bits count: another NaN payload and the other zero are changes.
+        var nan = saved
+        nan[position: 5] = .double(Double(bitPattern: 0x7FF8_0000_0000_4321))
+        #expect(nan != saved)
+        var zero = saved
+        zero[position: 4] = .double(0.0)
+        #expect(zero != saved)
+    }
+
     @Test("A copy is written apart from the values it was copied from, by every writer")
     func copiesWriteApart() async throws {
         let book = try #require(try SampleModels.spelling().entitiesByName["Book"])
