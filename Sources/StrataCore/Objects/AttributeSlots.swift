@@ -98,9 +98,10 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
     /// Puts `value` in an empty slot, filling all its bytes (the unused ones with zeros, so that
     /// equal values are equal bytes), and writes its tag.
     @inlinable @inline(__always)
-    static func store(_ value: AttributeValue?, tag: UnsafeMutableRawPointer, slot: UnsafeMutableRawPointer) {
+    static func store(_ value: consuming AttributeValue?, tag: UnsafeMutableRawPointer, slot: UnsafeMutableRawPointer) {
         let kind: Kind
-        switch value {
+        // Consumed: a text, bytes or a box moves into the slot without a retain.
+        switch consume value {
         case nil: words(0, 0, in: slot); kind = .empty
         case .integer(let number)?: words(UInt64(bitPattern: number), 0, in: slot); kind = .integer
         case .double(let number)?: words(number.bitPattern, 0, in: slot); kind = .double
@@ -181,7 +182,7 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
                                  slot: tags + Self.tagWords(count) &* 8 + position &* Self.slotSize)
             }
         }
-        set {
+        @inline(__always) set {
             withUnsafeMutablePointers { header, elements in
                 let count = header.pointee.count
                 precondition(position >= 0 && position < count, "attribute position out of range")
