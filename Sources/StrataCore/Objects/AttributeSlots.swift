@@ -126,15 +126,16 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
         slot.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
     }
 
-    /// A copy of the value in `slot`, whose tag is `tag`.
+    /// A copy of the value in `slot`, whose tag is `tag`. Numbers and Booleans are read back as
+    /// the words they were written as, whatever the byte order.
     @inlinable @inline(__always)
     static func load(tag: UInt8, slot: UnsafeMutableRawPointer) -> AttributeValue? {
         switch tag {
         case Kind.integer.rawValue: .integer(Int64(bitPattern: slot.load(as: UInt64.self)))
         case Kind.double.rawValue: .double(Double(bitPattern: slot.load(as: UInt64.self)))
-        case Kind.float.rawValue: .float(Float(bitPattern: slot.load(as: UInt32.self)))
+        case Kind.float.rawValue: .float(Float(bitPattern: UInt32(truncatingIfNeeded: slot.load(as: UInt64.self))))
         case Kind.string.rawValue: .string(slot.assumingMemoryBound(to: String.self).pointee)
-        case Kind.boolean.rawValue: .boolean(slot.load(as: UInt8.self) != 0)
+        case Kind.boolean.rawValue: .boolean(slot.load(as: UInt64.self) != 0)
         case Kind.date.rawValue: .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: slot.load(as: UInt64.self))))
         case Kind.binary.rawValue: .binary(slot.assumingMemoryBound(to: Data.self).pointee)
         case Kind.uuid.rawValue: .uuid(UUID(uuid: slot.load(as: uuid_t.self)))
