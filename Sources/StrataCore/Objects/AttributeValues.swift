@@ -114,7 +114,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
 
     /// The value at `position` of `layout` (an entity's ``EntityDescription/attributeLayout``):
     /// found by position when these values are kept in `layout`, by its name otherwise.
-    @inlinable
+    @inlinable @inline(__always)
     public func value(at position: Int, of layout: AttributeLayout) -> AttributeValue? {
         isLaidOut(as: layout) ? slots[position] : self[layout.names[position]]
     }
