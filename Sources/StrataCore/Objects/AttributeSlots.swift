@@ -95,8 +95,8 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
         }
     }
 
-    /// Puts `value` in an empty slot, filling all its bytes (the unused ones with zeros, so that
-    /// equal values are equal bytes), and writes its tag.
+    /// Puts `value` in an empty slot, filling all its bytes (the unused ones with zeros, so that a
+    /// value kept as it was is the very same bytes), and writes its tag.
     @inlinable @inline(__always)
     static func store(_ value: consuming AttributeValue?, tag: UnsafeMutableRawPointer, slot: UnsafeMutableRawPointer) {
         let kind: Kind
