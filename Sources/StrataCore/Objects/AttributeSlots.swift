@@ -60,6 +60,14 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
     @inlinable
     static func tagWords(_ count: Int) -> Int { (count &+ 7) >> 3 }
 
+    /// The first slot of a storage of `count` positions whose elements start at `elements`: the
+    /// tags come first, the byte of position `p` at `elements`' byte `p`, and slot `p` is
+    /// ``slotSize`` bytes a position after this.
+    @inlinable @inline(__always)
+    static func slots(after elements: UnsafeMutablePointer<UInt64>, count: Int) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(elements + tagWords(count))
+    }
+
     /// No positions: the storage of every empty ``AttributeValues``, never written.
     @usableFromInline nonisolated(unsafe) static let empty = AttributeSlots.make(layout: .empty, count: 0) { _ in nil }
 
@@ -75,7 +83,7 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
             // value is stored in all 16 bytes of its slot.
             for word in 0..<tagWords(count) { (elements + word).initialize(to: 0) }
             let tags = UnsafeMutableRawPointer(elements)
-            let slots = tags + tagWords(count) &* 8
+            let slots = Self.slots(after: elements, count: count)
             for position in 0..<count {
                 store(try value(position), tag: tags + position, slot: slots + position &* slotSize)
             }
@@ -87,7 +95,7 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
         withUnsafeMutablePointers { header, elements in
             let count = header.pointee.count
             let tags = UnsafeMutableRawPointer(elements)
-            let slots = tags + Self.tagWords(count) &* 8
+            let slots = Self.slots(after: elements, count: count)
             for position in 0..<count {
                 Self.destroy(tag: tags.load(fromByteOffset: position, as: UInt8.self), slot: slots + position &* Self.slotSize)
             }
@@ -180,7 +188,7 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
                 precondition(position >= 0 && position < count, "attribute position out of range")
                 let tags = UnsafeMutableRawPointer(elements)
                 return Self.load(tag: tags.load(fromByteOffset: position, as: UInt8.self),
-                                 slot: tags + Self.tagWords(count) &* 8 + position &* Self.slotSize)
+                                 slot: Self.slots(after: elements, count: count) + position &* Self.slotSize)
             }
         }
         @inline(__always) set {
@@ -188,7 +196,7 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
                 let count = header.pointee.count
                 precondition(position >= 0 && position < count, "attribute position out of range")
                 let tag = UnsafeMutableRawPointer(elements) + position
-                let slot = UnsafeMutableRawPointer(elements) + Self.tagWords(count) &* 8 + position &* Self.slotSize
+                let slot = Self.slots(after: elements, count: count) + position &* Self.slotSize
                 Self.destroy(tag: tag.load(as: UInt8.self), slot: slot)
                 Self.store(newValue, tag: tag, slot: slot)
             }
@@ -204,8 +212,8 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
                 let (count, otherCount) = (header.pointee.count, otherHeader.pointee.count)
                 let common = min(count, otherCount)
                 let (tags, otherTags) = (UnsafeMutableRawPointer(elements), UnsafeMutableRawPointer(otherElements))
-                let slots = tags + Self.tagWords(count) &* 8
-                let otherSlots = otherTags + Self.tagWords(otherCount) &* 8
+                let slots = Self.slots(after: elements, count: count)
+                let otherSlots = Self.slots(after: otherElements, count: otherCount)
                 var differing: [Int] = []
                 differing.reserveCapacity(common)
                 for position in 0..<common {
