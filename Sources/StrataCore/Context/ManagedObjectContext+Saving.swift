@@ -59,7 +59,7 @@ extension ManagedObjectContext {
             let object = position < inserted.count ? inserted[position] : updated[position - inserted.count]
             if position >= inserted.count { updatedIDs.append(object.objectID) }
             // The saved to-ones are the object's destinations, as the snapshot was made from them.
-            object.committed = CommittedState(snapshot, toOneIsCurrent: true)
+            object.commit(snapshot)
             object.pendingChange = .none
         }
         updatedIDs.reverse()
@@ -171,7 +171,7 @@ extension ManagedObjectContext {
             request.changedProperties.append(object.changedStoredProperties(in: snapshot))
             var after = snapshot
             after.version = read &+ 1   // as the store counts: wrapping, since a file may hold Int64.max
-            after.toMany = (object.committed?.toMany ?? [:]).merging(snapshot.toMany) { _, new in new }
+            after.toMany = (object.relationshipState?.savedToMany ?? [:]).merging(snapshot.toMany) { _, new in new }
             request.updated.append(snapshot)
             updatedStates.append(after)
         }

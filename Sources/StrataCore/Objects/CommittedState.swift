@@ -1,5 +1,10 @@
-/// An object's last saved state: its ``ObjectSnapshot`` without the ID, which the object holds
-/// already (a copy of it in every object would be 56 bytes and a reference count more).
+/// The part of an object's last saved state that every loaded object has: the row's version and,
+/// once they differ from the current ones, the attribute values as saved. The rest of the saved
+/// state (the to-one destinations as saved once they change, the to-manys known as saved) is rare
+/// and kept in the object's ``RelationshipState``; the ID is the object's own.
+///
+/// Sixteen bytes, nil included: the object is a size class smaller than with the whole snapshot's
+/// parts in it.
 struct CommittedState {
     /// The optimistic-locking version of the row as read.
     var version: Int64
@@ -8,35 +13,9 @@ struct CommittedState {
     /// down here first (``ManagedObject/keepCommittedAttributes()``). Read them through
     /// ``attributes(current:)``.
     var savedAttributes: AttributeValues?
-    /// The to-one destinations as saved, unless ``toOneIsCurrent``.
-    var toOne: NameMap<ManagedObjectID>
-    /// The to-many destinations known as saved.
-    var toMany: [String: [ManagedObjectID]]
-    /// Whether the saved to-ones are the object's current to-one destinations, which then are
-    /// the only record of them until one changes (``ManagedObject/keepCommittedToOnes()``): a
-    /// loaded object keeps no map of its own for them. Last, so that no padding follows it.
-    var toOneIsCurrent: Bool
 
-    /// The state `snapshot` describes; with `toOneIsCurrent`, the object's to-one destinations
-    /// are those of the snapshot, and the snapshot's map of them is not kept; with
-    /// `attributesAreCurrent`, the object's attribute values are the snapshot's, and the
-    /// snapshot's are not kept either.
-    init(_ snapshot: consuming ObjectSnapshot, toOneIsCurrent: Bool = false, attributesAreCurrent: Bool = false) {
-        version = snapshot.version
-        savedAttributes = attributesAreCurrent ? nil : snapshot.attributes
-        toOne = toOneIsCurrent ? NameMap() : snapshot.toOne
-        toMany = snapshot.toMany
-        self.toOneIsCurrent = toOneIsCurrent
-    }
-
-    /// The attribute values as saved, for an object whose current values are `current`.
+    /// The attribute values as saved, for an object whose current attribute values are `current`.
     func attributes(current: AttributeValues) -> AttributeValues {
         savedAttributes ?? current
-    }
-
-    /// The state as the snapshot of the object `objectID`, whose current attribute values are
-    /// `current`.
-    func snapshot(of objectID: ManagedObjectID, current: AttributeValues) -> ObjectSnapshot {
-        ObjectSnapshot(objectID: objectID, version: version, attributes: attributes(current: current), toOne: toOne, toMany: toMany)
     }
 }

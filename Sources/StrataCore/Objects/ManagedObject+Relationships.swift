@@ -142,7 +142,7 @@ extension ManagedObject {
             ids = []
         } else {
             ids = try context.relatedObjectIDs(of: self, relationship: key)
-            committed?.toMany[key] = ids
+            relationships().savedToMany[key] = ids
         }
         let objects = try OrderedSet(ids.map { try context.object(with: $0) })
         toManyValues[key] = objects

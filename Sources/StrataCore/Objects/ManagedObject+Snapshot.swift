@@ -26,8 +26,12 @@ extension ManagedObject {
             for (key, id) in snapshot.toOne { toOnes[key] = try context.object(with: id) }
             toOneValues = toOnes
         }
-        if !toManyValues.isEmpty { toManyValues = NameMap() }
-        if !snapshot.toMany.isEmpty || !unresolvedToMany.isEmpty { unresolvedToMany = NameMap(snapshot.toMany) }
+        if let relationshipState {
+            relationshipState.toManyValues = NameMap()
+            relationshipState.unresolvedToMany = NameMap(snapshot.toMany)
+        } else if !snapshot.toMany.isEmpty {
+            relationships().unresolvedToMany = NameMap(snapshot.toMany)
+        }
         // The values become the current ones and, until one changes, the saved ones too: the
         // saved state holds no second reference to them. They are swapped out of the snapshot,
         // not copied: the values the object had go with the snapshot.
@@ -35,7 +39,7 @@ extension ManagedObject {
         withAttributeLayout { layout in
             if !attributeValues.isLaidOut(as: layout) { attributeValues = attributeValues.laidOut(as: layout) }
         }
-        committed = CommittedState(consume snapshot, toOneIsCurrent: true, attributesAreCurrent: true)
+        commit(consume snapshot, attributesAreCurrent: true)
         isFault = false
     }
 
@@ -43,8 +47,7 @@ extension ManagedObject {
     func turnIntoFault() {
         attributeValues = AttributeValues()
         toOneValues = ToOneDestinations()
-        toManyValues = NameMap()
-        unresolvedToMany = NameMap()
+        relationshipState = nil
         committed = nil
         isFault = true
         didTurnIntoFault()
@@ -95,11 +98,11 @@ extension ManagedObject {
     }
 
     /// Writes down the saved to-ones before one of them changes, where they were kept only as
-    /// the current destinations (``CommittedState/toOneIsCurrent``).
+    /// the current destinations (``committedToOneIsCurrent``).
     func keepCommittedToOnes() {
-        guard committed?.toOneIsCurrent == true else { return }
-        committed?.toOne = currentToOneIDs()
-        committed?.toOneIsCurrent = false
+        guard committed != nil, committedToOneIsCurrent else { return }
+        relationships().savedToOne = currentToOneIDs()
+        committedToOneIsCurrent = false
     }
 
     /// The stored attributes and to-ones whose values in `snapshot`, this object's current state,
@@ -109,8 +112,9 @@ extension ManagedObject {
         let layout = entity.attributeLayout
         var changed = snapshot.attributes.positionsDiffering(from: committed.attributes(current: attributeValues), in: layout)
             .map { layout.names[$0] }
-        if !committed.toOneIsCurrent {
-            for name in entity.storedToOneNames where snapshot.toOne[name] != committed.toOne[name] { changed.append(name) }
+        if !committedToOneIsCurrent {
+            let savedToOne = relationshipState?.savedToOne ?? NameMap()
+            for name in entity.storedToOneNames where snapshot.toOne[name] != savedToOne[name] { changed.append(name) }
         }
         return changed
     }

@@ -25,6 +25,10 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     @exclusivity(unchecked) final var isDetached = false
     /// Which change list of its context holds the object.
     @exclusivity(unchecked) var pendingChange = PendingChange.none
+    /// Whether the saved to-ones are the object's current to-one destinations, which then are
+    /// the only record of them until one changes (``keepCommittedToOnes()``): a loaded object
+    /// keeps no map of its own for them. Meaningful while ``committed`` is not nil.
+    @exclusivity(unchecked) final var committedToOneIsCurrent = false
     /// The object's entity.
     public final let entity: EntityDescription
     /// The context the object lives in; nil once deleted and saved, after a reset, or once the
@@ -46,19 +50,55 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     @exclusivity(unchecked) var attributeValues = AttributeValues()
     /// The destinations of the to-ones that have one.
     @exclusivity(unchecked) var toOneValues = ToOneDestinations()
-    /// The destinations of the to-manys loaded as objects.
-    @exclusivity(unchecked) var toManyValues: NameMap<OrderedSet<ManagedObject>> = NameMap()
-    /// The destinations of to-manys known by ID and not loaded as objects yet.
-    @exclusivity(unchecked) var unresolvedToMany: NameMap<[ManagedObjectID]> = NameMap()
-    /// The last saved state the object knows; nil for an inserted object.
+    /// The version and attribute values of the last saved state the object knows; nil for an
+    /// inserted object. The saved relationships are in ``relationshipState``.
     @exclusivity(unchecked) var committed: CommittedState?
+    /// The to-manys and the saved relationships, once the object has any
+    /// (``relationships()`` makes it).
+    @exclusivity(unchecked) final var relationshipState: RelationshipState?
 
-    /// ``committed`` as a snapshot of this object.
+    /// The destinations of the to-manys loaded as objects.
+    var toManyValues: NameMap<OrderedSet<ManagedObject>> {
+        get { relationshipState?.toManyValues ?? NameMap() }
+        set { if relationshipState != nil || !newValue.isEmpty { relationships().toManyValues = newValue } }
+        _modify { yield &relationships().toManyValues }
+    }
+
+    /// The destinations of to-manys known by ID and not loaded as objects yet.
+    var unresolvedToMany: NameMap<[ManagedObjectID]> {
+        get { relationshipState?.unresolvedToMany ?? NameMap() }
+        set { if relationshipState != nil || !newValue.isEmpty { relationships().unresolvedToMany = newValue } }
+        _modify { yield &relationships().unresolvedToMany }
+    }
+
+    /// The object's ``relationshipState``, made if it has none yet.
+    final func relationships() -> RelationshipState {
+        if let relationshipState { return relationshipState }
+        let state = RelationshipState()
+        relationshipState = state
+        return state
+    }
+
+    /// ``committed`` and the saved relationships as a snapshot of this object.
     var committedSnapshot: ObjectSnapshot? {
         guard let committed else { return nil }
-        var snapshot = committed.snapshot(of: objectID, current: attributeValues)
-        if committed.toOneIsCurrent { snapshot.toOne = currentToOneIDs() }
-        return snapshot
+        let toOne = committedToOneIsCurrent ? currentToOneIDs() : relationshipState?.savedToOne ?? NameMap()
+        return ObjectSnapshot(objectID: objectID, version: committed.version, attributes: committed.attributes(current: attributeValues),
+                              toOne: toOne, toMany: relationshipState?.savedToMany ?? [:])
+    }
+
+    /// Takes `snapshot`, the object's state as just read or saved, as its last saved state. Its
+    /// to-ones are the object's current destinations; with `attributesAreCurrent`, so are its
+    /// attribute values, and the snapshot's are not kept.
+    final func commit(_ snapshot: consuming ObjectSnapshot, attributesAreCurrent: Bool = false) {
+        committed = CommittedState(version: snapshot.version, savedAttributes: attributesAreCurrent ? nil : snapshot.attributes)
+        committedToOneIsCurrent = true
+        if let relationshipState {
+            relationshipState.savedToOne = NameMap()
+            relationshipState.savedToMany = snapshot.toMany
+        } else if !snapshot.toMany.isEmpty {
+            relationships().savedToMany = snapshot.toMany
+        }
     }
 
     /// Creates an object of `entity` with `objectID`. Contexts call this; to make a new object

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+@testable import StrataCore
+import StrataTestSupport
+import Testing
+
+/// What an object holds once fetched and read: its ID, flags, values and to-ones, a version, and
+/// nothing for relationships it does not use. The rare state (to-manys, relationships as saved) is
+/// made on first use and kept right through saves and refreshes.
+@Suite("Object footprint")
+struct ObjectFootprintTests {
+    /// A context on an in-memory store of scenario 7's model (`Employer.employees` ⇄
+    /// `Employee.whereIWork`), holding one employer with two employees, saved.
+    static func savedCompany() throws -> (ManagedObjectContext, employer: ManagedObjectID, employees: [ManagedObjectID]) {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try SampleModels.company())
+        try coordinator.addPersistentStore(type: .inMemory)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let employer = try context.insertNewObject(forEntityName: "Employer")
+        try employer.setValue("Acme", forKey: "name")
+        var employees: [ManagedObject] = []
+        for name in ["Ada", "Grace"] {
+            let employee = try context.insertNewObject(forEntityName: "Employee")
+            try employee.setValue(name, forKey: "name")
+            try employee.setValue(employer, forKey: "whereIWork")
+            employees.append(employee)
+        }
+        try context.save()
+        return (context, employer.objectID, employees.map(\.objectID))
+    }
+
+    @Test("The saved version and values take sixteen bytes, nil included")
+    func committedStateIsTwoWords() {
+        #expect(MemoryLayout<CommittedState?>.size == 16)
+    }
+
+    #if canImport(Glibc)
+    @Test("An object fits a 160-byte heap block")
+    func objectFitsItsSizeClass() throws {
+        typealias UsableSize = @convention(c) (UnsafeMutableRawPointer?) -> Int
+        // RTLD_DEFAULT: the symbol as the process links it.
+        let symbol = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_usable_size"))
+        let usableSize = unsafeBitCast(symbol, to: UsableSize.self)
+        let entity = try #require(try SampleModels.company().entitiesByName["Employee"])
+        let object = ManagedObject(entity: entity, objectID: .temporary(entityName: "Employee"))
+        let usable = withExtendedLifetime(object) { usableSize(Unmanaged.passUnretained(object).toOpaque()) }
+        // glibc rounds a request up to a multiple of 16 with 8 bytes of its own: 152 bytes is
+        // the most a 160-byte block holds.
+        #expect(usable <= 152)
+    }
+    #endif
+
+    @Test("A fetched object that is read holds no relationship state")
+    func fetchedObjectsHoldNone() throws {
+        let (context, employer, _) = try Self.savedCompany()
+        let fresh = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
+        let fetched = try fresh.fetch(FetchRequest(entityName: "Employee"))
+        #expect(fetched.count == 2)
+        for employee in fetched {
+            #expect(try employee.value(forKey: "name", as: String.self) != nil)
+            #expect(try employee.value(forKey: "whereIWork", as: ManagedObject.self)?.objectID == employer)
+            #expect(employee.relationshipState == nil)
+        }
+    }
+
+    @Test("A to-one changed after a fetch is told from the saved one, which the object keeps")
+    func changedToOneKeepsTheSavedOne() throws {
+        let (context, employer, employees) = try Self.savedCompany()
+        let other = try context.insertNewObject(forEntityName: "Employer")
+        try other.setValue("Initech", forKey: "name")
+        try context.save()
+        let fresh = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
+        let ada = try fresh.existingObject(with: employees[0])
+        try ada.setValue(try fresh.existingObject(with: other.objectID), forKey: "whereIWork")
+        #expect(ada.relationshipState != nil)
+        #expect(ada.changedValues().keys.sorted() == ["whereIWork"])
+        let saved = try ada.committedValues(forKeys: ["whereIWork"])
+        #expect((saved["whereIWork"] ?? nil).flatMap { $0 as? ManagedObject }?.objectID == employer)
+        try fresh.save()
+        #expect(ada.changedValues().isEmpty)
+        #expect((try ada.committedValues(forKeys: ["whereIWork"])["whereIWork"] ?? nil).flatMap { $0 as? ManagedObject }?.objectID == other.objectID)
+    }
+
+    @Test("A to-many read after a fetch is held until the object turns into a fault, and reads the same after")
+    func toManyStateComesAndGoes() throws {
+        let (context, employer, employees) = try Self.savedCompany()
+        let fresh = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
+        let acme = try fresh.existingObject(with: employer)
+        let staff = try #require(try acme.value(forKey: "employees") as? Set<ManagedObject>)
+        #expect(Set(staff.map(\.objectID)) == Set(employees))
+        #expect(acme.relationshipState != nil)
+        try fresh.refresh(acme, mergeChanges: false)
+        #expect(acme.isFault && acme.relationshipState == nil)
+        #expect(Set(try #require(try acme.value(forKey: "employees") as? Set<ManagedObject>).map(\.objectID)) == Set(employees))
+    }
+}
