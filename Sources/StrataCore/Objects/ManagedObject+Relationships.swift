@@ -119,14 +119,15 @@ extension ManagedObject {
     /// destination at a time stays linear), and records the change when `change` says it made one.
     private func modifyToMany(_ key: String, _ change: (inout OrderedSet<ManagedObject>) -> Bool) throws {
         try loadToMany(key)
-        if toManyValues.modify(key, default: [], change) { markChanged() }
+        if relationships().toManyValues.modify(key, default: [], change) { markChanged() }
     }
 
     /// Loads the destinations of a to-many (as faults) if they are not loaded yet: what
     /// ``loadedToMany(_:)`` does, without copying the set out when it is.
     func loadToMany(_ key: String) throws {
         try fulfillFault()
-        guard toManyValues.index(of: key) == nil else { return }
+        // Looked up in place: the map copied out of the state would be retained and released.
+        guard relationshipState?.toManyValues.index(of: key) == nil else { return }
         _ = try loadedToMany(key)
     }
 

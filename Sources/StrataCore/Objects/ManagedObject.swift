@@ -72,6 +72,7 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     }
 
     /// The object's ``relationshipState``, made if it has none yet.
+    @inline(__always)
     final func relationships() -> RelationshipState {
         if let relationshipState { return relationshipState }
         let state = RelationshipState()
