@@ -44,6 +44,42 @@ struct ManagedObjectIDTests {
         #expect(Set([a, a]).count == 1)
     }
 
+    @Test("An ID keeps the spelling of its entity name, equal to other spellings of the same text")
+    func spellingIsKept() {
+        let composed = ManagedObjectID(entityName: "Caf\u{E9}", storeIdentifier: Self.storeUUID, primaryKey: 1)
+        let decomposed = ManagedObjectID(entityName: "Cafe\u{301}", storeIdentifier: Self.storeUUID, primaryKey: 1)
+        #expect(composed == decomposed, "names compare as strings do")
+        #expect(Array(composed.entityName.unicodeScalars) == ["C", "a", "f", "\u{E9}"])
+        #expect(Array(decomposed.entityName.unicodeScalars) == ["C", "a", "f", "e", "\u{301}"])
+        #expect(ManagedObjectID(entityName: "Cafe\u{301}", storeIdentifier: Self.storeUUID, primaryKey: 1).entityName.unicodeScalars.count == 5)
+    }
+
+    @Test("IDs of many entity names, past what is shared, stay equal by their names")
+    func manyNames() {
+        let names = (0..<5_000).map { "Entity\($0)" }
+        let first = names.map { ManagedObjectID(entityName: $0, storeIdentifier: Self.storeUUID, primaryKey: 7) }
+        // The same names as other strings.
+        let second = names.map { ManagedObjectID(entityName: String(decoding: Array($0.utf8), as: UTF8.self), storeIdentifier: Self.storeUUID, primaryKey: 7) }
+        #expect(first == second)
+        #expect(Set(first + second).count == names.count)
+        #expect(zip(first, names).allSatisfy { $0.entityName == $1 && $0.storeIdentifier == Self.storeUUID })
+    }
+
+    @Test("A temporary URI of another process parses to a temporary ID that gives it back")
+    func foreignTemporary() throws {
+        let uuid = "0F1E2D3C-4B5A-4978-8695-A4B3C2D1E0F9"
+        let uri = try #require(URL(string: "x-coredata:///Student/t\(uuid)"))
+        let id = try #require(ManagedObjectID(parsing: uri))
+        #expect(id.isTemporaryID && id.primaryKey == nil && id.storeIdentifier == nil)
+        #expect(id.uriRepresentation == uri)
+        #expect(ManagedObjectID(parsing: uri) == id)
+        #expect(Set([id, try #require(ManagedObjectID(parsing: uri))]).count == 1)
+        #expect(id != ManagedObjectID.temporary(entityName: "Student"))
+        let own = ManagedObjectID.temporary(entityName: "Student")
+        #expect(ManagedObjectID(parsing: own.uriRepresentation) == own)
+        #expect(ManagedObjectID(parsing: own.uriRepresentation)?.hashValue == own.hashValue)
+    }
+
     // MARK: Parsing
 
     @Test("Parsing gives back the ID", arguments: [

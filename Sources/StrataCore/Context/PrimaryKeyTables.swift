@@ -21,6 +21,10 @@ struct PrimaryKeyTables<Entry> {
     /// stay theirs (never read).
     private var recentNames: (store: String, entity: String)?
     private var earlierNames: (store: String, entity: String)?
+    /// The two ID scopes whose tables were found last, compared first: the IDs of a run share
+    /// one scope, found by comparing one reference.
+    private var recentScope: (scope: ObjectIDScope, index: Int)?
+    private var earlierScope: (scope: ObjectIDScope, index: Int)?
 
     /// The index of the table of `entityName` in the store `storeIdentifier` (none: a temporary
     /// ID's); with `creating`, a new empty table when there is none. The two tables found last are
@@ -54,7 +58,21 @@ struct PrimaryKeyTables<Entry> {
     /// The index of the table of the entity and store of `objectID`, a permanent ID.
     @inline(__always)
     private mutating func tableIndex(of objectID: ManagedObjectID, creating: Bool) -> Int? {
-        tableIndex(entityName: objectID.entityName, storeIdentifier: objectID.storeIdentifier, creating: creating)
+        if let recentScope, recentScope.scope === objectID.scope { return recentScope.index }
+        if let earlierScope, earlierScope.scope === objectID.scope { return earlierScope.index }
+        return scopeTableIndex(of: objectID, creating: creating)
+    }
+
+    /// The index of the table of `objectID`'s scope, found by its names and remembered with the
+    /// scope.
+    private mutating func scopeTableIndex(of objectID: ManagedObjectID, creating: Bool) -> Int? {
+        let scope = objectID.scope
+        guard let index = tableIndex(entityName: scope.entityName, storeIdentifier: scope.storeIdentifier, creating: creating) else {
+            return nil
+        }
+        earlierScope = recentScope
+        recentScope = (scope, index)
+        return index
     }
 
     /// Makes a table the recent one, the recent one the earlier one.

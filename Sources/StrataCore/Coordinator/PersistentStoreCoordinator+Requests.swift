@@ -168,9 +168,12 @@ extension PersistentStoreCoordinator {
         for group in groups {
             let keys = try group.store.allocatePrimaryKeys(rootEntity: group.root, count: group.positions.count)
             let storeIdentifier = group.store.identifier
+            var lastScope: ObjectIDScope?   // objects of one entity come in runs
             for (position, pk) in zip(group.positions, keys) {
-                permanent[position] = ManagedObjectID(entityName: objectIDs[position].entityName, storeIdentifier: storeIdentifier,
-                                                      primaryKey: pk)
+                let entityName = objectIDs[position].entityName
+                let scope = lastScope.flatMap { $0.isExactly(entityName, storeIdentifier) ? $0 : nil } ?? .named(entityName, in: storeIdentifier)
+                lastScope = scope
+                permanent[position] = ManagedObjectID(scope, primaryKey: pk)
             }
         }
         return permanent

@@ -9,17 +9,39 @@ import Synchronization
 /// `uriRepresentation` is `x-coredata://<STORE-UUID>/<Entity>/p<pk>` for a permanent ID and
 /// `x-coredata:///<Entity>/t<UUID>` for a temporary one (see `docs/object-ids.md`).
 public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
-    /// The entity of the object (the most specific one, never an abstract parent).
-    public let entityName: String
-    /// The UUID of the store that holds the object; `nil` while the ID is temporary.
-    public let storeIdentifier: String?
+    /// The entity and the store, shared with the other IDs of the entity in the store.
+    package let scope: ObjectIDScope
     /// The primary key or the temporary identifier.
     let key: Key
 
-    /// A primary key, numbered per inheritance root, or a temporary UUID.
+    /// The entity of the object (the most specific one, never an abstract parent).
+    public var entityName: String { scope.entityName }
+    /// The UUID of the store that holds the object; `nil` while the ID is temporary.
+    public var storeIdentifier: String? { scope.storeIdentifier }
+
+    /// A primary key, numbered per inheritance root, or a temporary identifier: one word and a
+    /// case, so that an ID is 17 bytes.
     enum Key: Sendable, Hashable {
         case permanent(Int64)
-        case temporary(UUID)
+        /// A temporary ID made in this process: its UUID is ``temporaryUUID(_:)`` of the number.
+        case temporary(UInt64)
+        /// A temporary ID of another process, read from its URI.
+        case foreignTemporary(ForeignTemporaryID)
+    }
+
+    /// The UUID of a temporary ID another process made, in a box.
+    final class ForeignTemporaryID: Sendable, Hashable {
+        let uuid: UUID
+
+        init(_ uuid: UUID) { self.uuid = uuid }
+
+        static func == (lhs: ForeignTemporaryID, rhs: ForeignTemporaryID) -> Bool { lhs.uuid == rhs.uuid }
+
+        func hash(into hasher: inout Hasher) {
+            let (high, low) = unsafeBitCast(uuid.uuid, to: (UInt64, UInt64).self)
+            hasher.combine(high)
+            hasher.combine(low)
+        }
     }
 
     /// The order stores and files list objects in: entity name, then primary key.
@@ -29,43 +51,65 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates a temporary ID for a newly inserted object.
     public static func temporary(entityName: String) -> ManagedObjectID {
-        ManagedObjectID(entityName: entityName, storeIdentifier: nil, key: .temporary(temporaryUUID()))
+        ManagedObjectID(scope: .named(entityName, in: nil), key: .temporary(temporaryCount.add(1, ordering: .relaxed).newValue))
     }
 
-    /// The first half of every temporary UUID of this process: random, drawn once.
-    private static let temporaryPrefix: UInt64 = {
+    /// The first half of every temporary UUID of this process: random, drawn once, with the
+    /// version-4 bits.
+    private static let temporaryHigh: UInt64 = {
         var generator = SystemRandomNumberGenerator()
-        return generator.next()
+        return (generator.next() & ~0xF000) | 0x4000
     }()
-    /// How many temporary UUIDs this process has made.
+    /// How many temporary IDs this process has made.
     private static let temporaryCount = Atomic<UInt64>(0)
+    /// The bits of the second half of a temporary UUID that hold the number.
+    private static let temporaryNumberMask: UInt64 = 0x3FFF_FFFF_FFFF_FFFF
+    /// The RFC 4122 variant bits of the second half.
+    private static let temporaryVariant: UInt64 = 0x8000_0000_0000_0000
 
-    /// A version-4-shaped UUID unique in the process and unlikely to repeat across processes: a
-    /// random prefix drawn once, then a counter. Foundation's `UUID()` opens and reads
-    /// `/dev/urandom` on every call on Linux, and even the system generator is a system call a
-    /// value, which dominated inserting many objects.
-    private static func temporaryUUID() -> UUID {
-        let count = temporaryCount.add(1, ordering: .relaxed).newValue
-        let high = (temporaryPrefix & ~0xF000) | 0x4000                                  // version 4
-        let low = (count & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000                // RFC 4122 variant
-        return UUID(uuid: unsafeBitCast((high.bigEndian, low.bigEndian), to: uuid_t.self))
+    /// The UUID of this process's temporary ID `number`: a version-4-shaped UUID unique in the
+    /// process and unlikely to repeat across processes, a random prefix drawn once and then the
+    /// number. Foundation's `UUID()` opens and reads `/dev/urandom` on every call on Linux, and
+    /// even the system generator is a system call a value, which dominated inserting many objects.
+    private static func temporaryUUID(_ number: UInt64) -> UUID {
+        let low = (number & temporaryNumberMask) | temporaryVariant
+        return UUID(uuid: unsafeBitCast((temporaryHigh.bigEndian, low.bigEndian), to: uuid_t.self))
+    }
+
+    /// The key of the temporary ID whose UUID is `uuid`: this process's number when it made it.
+    private static func temporaryKey(_ uuid: UUID) -> Key {
+        let (high, low) = unsafeBitCast(uuid.uuid, to: (UInt64, UInt64).self)
+        let (first, second) = (UInt64(bigEndian: high), UInt64(bigEndian: low))
+        if first == temporaryHigh, second & ~temporaryNumberMask == temporaryVariant, second & temporaryNumberMask != 0 {
+            return .temporary(second & temporaryNumberMask)
+        }
+        return .foreignTemporary(ForeignTemporaryID(uuid))
     }
 
     /// Creates a permanent ID for the row `primaryKey` of `entityName` in the store `storeIdentifier`.
     public init(entityName: String, storeIdentifier: String, primaryKey: Int64) {
-        self.init(entityName: entityName, storeIdentifier: storeIdentifier, key: .permanent(primaryKey))
+        self.init(scope: .named(entityName, in: storeIdentifier), key: .permanent(primaryKey))
+    }
+
+    /// Creates a permanent ID for the row `primaryKey` of the entity and store of `scope`: what a
+    /// store that reads many rows of one entity makes its IDs with.
+    package init(_ scope: ObjectIDScope, primaryKey: Int64) {
+        self.init(scope: scope, key: .permanent(primaryKey))
     }
 
     init(entityName: String, storeIdentifier: String?, key: Key) {
-        self.entityName = entityName
-        self.storeIdentifier = storeIdentifier
+        self.init(scope: .named(entityName, in: storeIdentifier), key: key)
+    }
+
+    init(scope: ObjectIDScope, key: Key) {
+        self.scope = scope
         self.key = key
     }
 
     /// IDs are equal when their keys, entities and stores are; the key, which tells most IDs
     /// apart, is compared first.
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        lhs.key == rhs.key && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier
+        lhs.key == rhs.key && (lhs.scope === rhs.scope || rhs.scope.names(lhs.scope.entityName, lhs.scope.storeIdentifier))
     }
 
     /// Hashes the primary key or temporary identifier alone. Entity names and store UUIDs are
@@ -74,18 +118,15 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) {
         switch key {
         case .permanent(let primaryKey): hasher.combine(primaryKey)
-        case .temporary(let uuid):
-            // As two words: UUID's own hashing goes through a byte buffer.
-            let (high, low) = unsafeBitCast(uuid.uuid, to: (UInt64, UInt64).self)
-            hasher.combine(high)
-            hasher.combine(low)
+        case .temporary(let number): hasher.combine(number)
+        case .foreignTemporary(let foreign): hasher.combine(foreign)
         }
     }
 
     /// Whether the object has not been saved yet.
     public var isTemporaryID: Bool {
-        if case .temporary = key { return true }
-        return false
+        if case .permanent = key { return false }
+        return true
     }
 
     /// The primary key of a permanent ID.
@@ -99,7 +140,8 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         let entity = entityName.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? entityName
         let text = switch key {
         case .permanent(let pk): "x-coredata://\(storeIdentifier ?? "")/\(entity)/p\(pk)"
-        case .temporary(let uuid): "x-coredata:///\(entity)/t\(uuid.uuidString)"
+        case .temporary(let number): "x-coredata:///\(entity)/t\(Self.temporaryUUID(number).uuidString)"
+        case .foreignTemporary(let foreign): "x-coredata:///\(entity)/t\(foreign.uuid.uuidString)"
         }
         // The parts are percent-encoded above, so the string is always a valid URL.
         return URL(string: text) ?? URL(fileURLWithPath: "/")
@@ -127,7 +169,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
             self.init(entityName: entity, storeIdentifier: store, key: .permanent(pk))
         case "t":
             guard store.isEmpty, let uuid = UUID(uuidString: String(rest)) else { return nil }
-            self.init(entityName: entity, storeIdentifier: nil, key: .temporary(uuid))
+            self.init(entityName: entity, storeIdentifier: nil, key: Self.temporaryKey(uuid))
         default:
             return nil
         }

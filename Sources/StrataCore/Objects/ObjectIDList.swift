@@ -11,7 +11,8 @@ public struct ObjectIDList: RandomAccessCollection, Sendable {
         let storeIdentifier: String?
     }
 
-    private var kinds: [Kind] = []
+    /// The scope of each kind: what the IDs are made with.
+    private var kinds: [ObjectIDScope] = []
     private var kindIndexes: [Kind: UInt32] = [:]
     /// The kind of each ID, by position.
     private var kindOfID: [UInt32] = []
@@ -45,11 +46,11 @@ public struct ObjectIDList: RandomAccessCollection, Sendable {
     /// Appends an ID.
     public mutating func append(_ objectID: ManagedObjectID) {
         if let key = objectID.primaryKey {
-            kindOfID.append(kind(objectID.entityName, objectID.storeIdentifier))
+            kindOfID.append(kind(objectID.scope))
             keys.append(key)
         } else {
             temporaryIDs[keys.count] = objectID
-            kindOfID.append(kind(objectID.entityName, nil))
+            kindOfID.append(kind(objectID.scope))
             keys.append(0)
         }
     }
@@ -60,17 +61,24 @@ public struct ObjectIDList: RandomAccessCollection, Sendable {
     }
 
     private mutating func kind(_ entityName: String, _ storeIdentifier: String?) -> UInt32 {
-        if let lastKind {
-            let last = kinds[Int(lastKind)]
-            if last.entityName == entityName, last.storeIdentifier == storeIdentifier { return lastKind }
-        }
-        let kind = Kind(entityName: entityName, storeIdentifier: storeIdentifier)
+        if let lastKind, kinds[Int(lastKind)].names(entityName, storeIdentifier) { return lastKind }
+        return kind(Kind(entityName: entityName, storeIdentifier: storeIdentifier)) { .named(entityName, in: storeIdentifier) }
+    }
+
+    /// The kind of the IDs of `scope`: the last one when it is the very scope.
+    private mutating func kind(_ scope: ObjectIDScope) -> UInt32 {
+        if let lastKind, kinds[Int(lastKind)] === scope { return lastKind }
+        return kind(Kind(entityName: scope.entityName, storeIdentifier: scope.storeIdentifier)) { scope }
+    }
+
+    /// The index of `kind`, kept with the scope `scope()` gives when it is new.
+    private mutating func kind(_ kind: Kind, scope: () -> ObjectIDScope) -> UInt32 {
         let index: UInt32
         if let known = kindIndexes[kind] {
             index = known
         } else {
             index = UInt32(kinds.count)
-            kinds.append(kind)
+            kinds.append(scope())
             kindIndexes[kind] = index
         }
         lastKind = index
@@ -88,8 +96,6 @@ public struct ObjectIDList: RandomAccessCollection, Sendable {
     /// The ID at `position`.
     public subscript(position: Int) -> ManagedObjectID {
         if !temporaryIDs.isEmpty, let temporary = temporaryIDs[position] { return temporary }
-        let kind = kinds[Int(kindOfID[position])]
-        return ManagedObjectID(entityName: kind.entityName, storeIdentifier: kind.storeIdentifier,
-                               key: .permanent(keys[position]))
+        return ManagedObjectID(kinds[Int(kindOfID[position])], primaryKey: keys[position])
     }
 }

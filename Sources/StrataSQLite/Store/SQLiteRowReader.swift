@@ -35,8 +35,27 @@ final class SQLiteRowReader: SnapshotSource {
         layouts.selectList(table)
     }
 
+    /// The ID scopes used last: a row's entity and its to-ones' destinations, run after run.
+    private var recentScope: ObjectIDScope?
+    private var earlierScope: ObjectIDScope?
+
     private func id(_ entity: String, _ key: Int64) -> ManagedObjectID {
-        ManagedObjectID(entityName: entity, storeIdentifier: storeIdentifier, primaryKey: key)
+        ManagedObjectID(scope(of: entity), primaryKey: key)
+    }
+
+    /// The ID scope of `entity` in this store: one of the two used last (an entity name from a
+    /// layout is the very string it was, and compares at once), else the interned one.
+    @inline(__always)
+    private func scope(of entity: String) -> ObjectIDScope {
+        if let recentScope, recentScope.isExactly(entity, storeIdentifier) { return recentScope }
+        if let earlierScope, earlierScope.isExactly(entity, storeIdentifier) {
+            swap(&self.recentScope, &self.earlierScope)
+            return earlierScope
+        }
+        let scope = ObjectIDScope.named(entity, in: storeIdentifier)
+        earlierScope = recentScope
+        recentScope = scope
+        return scope
     }
 
     /// The entity of the row `key` in the tree of `entity`: `entity` itself when it has no
