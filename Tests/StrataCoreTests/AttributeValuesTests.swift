@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import StrataCore
+@testable import StrataCore
 import StrataTestSupport
 
 /// Attribute values kept by position in a layout and read by name: the same answers whatever
@@ -105,10 +105,39 @@ struct AttributeValuesTests {
         .objectID(ManagedObjectID(entityName: "Book", storeIdentifier: "STORE", primaryKey: 42)),
     ]
 
-    @Test("Every kind of value comes back exactly from its position, written over by every other kind")
-    func everyKindRoundTrips() throws {
-        let kinds = Self.everyKind
-        let layout = AttributeLayout(names: kinds.indices.map { "a\($0)" })
+    /// How the slots of a layout of `count` names `a0`, `a1`, … are sized: all 16 bytes (a layout
+    /// made from names alone), every other one 8 bytes, or all 8 bytes (as far as the first 32).
+    enum SlotSizes: CaseIterable, CustomTestStringConvertible {
+        case wide, alternating, narrow
+
+        func layout(_ count: Int) -> AttributeLayout {
+            let names = (0..<count).map { "a\($0)" }
+            let narrowNames: Set<String> = switch self {
+            case .wide: []
+            case .alternating: Set(names.enumerated().filter { $0.offset % 2 == 1 }.map(\.element))
+            case .narrow: Set(names)
+            }
+            return AttributeLayout(names: names, otherNames: [], narrowNames: narrowNames)
+        }
+
+        var testDescription: String { "\(self)" }
+    }
+
+    @Test("Narrow slots are taken from the first 32 positions of a layout's numbers, Booleans and dates")
+    func narrowSlotsOfAnEntity() throws {
+        let entity = try #require(try SampleModels.company().entitiesByName["Employee"])
+        // name (a text), salary (a double).
+        #expect(entity.attributeLayout.narrowSlots == 0b10)
+        #expect(SlotSizes.narrow.layout(40).narrowSlots == .max)
+        #expect(SlotSizes.alternating.layout(4).narrowSlots == 0b1010)
+        #expect(AttributeLayout(names: ["a", "b"]).narrowSlots == 0)
+    }
+
+    @Test("Every kind of value comes back exactly from its position, written over by every other kind",
+          arguments: SlotSizes.allCases, [23, 40])
+    func everyKindRoundTrips(sizes: SlotSizes, width: Int) throws {
+        let kinds = (0..<width).map { Self.everyKind[$0 % Self.everyKind.count] }
+        let layout = sizes.layout(width)
         var values = AttributeValues(layout: layout) { kinds[$0] }
         for (position, kind) in kinds.enumerated() {
             #expect(values[position: position] == kind)
@@ -143,18 +172,21 @@ struct AttributeValuesTests {
         #expect(extended.count == kinds.count + 1)
     }
 
-    @Test("A changed value is told from the one it replaced, a value written back from the same one")
-    func changesAreToldApart() throws {
+    @Test("A changed value is told from the one it replaced, a value written back from the same one",
+          arguments: SlotSizes.allCases)
+    func changesAreToldApart(sizes: SlotSizes) throws {
         let kinds = Self.everyKind
-        let layout = AttributeLayout(names: kinds.indices.map { "a\($0)" })
+        let layout = sizes.layout(kinds.count)
         let saved = AttributeValues(layout: layout) { kinds[$0] }
         for position in kinds.indices {
             var current = saved
             current[position: position] = kinds[(position + 1) % kinds.count]
             #expect(current != saved)
+            #expect(current.positionsDiffering(from: saved, in: layout) == [position])
             // The same value made anew (another storage for its text or bytes) is no change.
             current[position: position] = AttributeValues(layout: layout) { kinds[$0] }[position: position]
             #expect(current == saved)
+            #expect(current.positionsDiffering(from: saved, in: layout).isEmpty)
         }
         // Bits count: another NaN payload and the other zero are changes.
         var nan = saved

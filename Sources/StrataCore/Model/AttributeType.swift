@@ -57,6 +57,15 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
+    /// Whether a value of this type is one word (an integer, a binary floating-point number, a
+    /// Boolean, a date), so that an object keeps it in an 8-byte slot.
+    var fitsNarrowSlot: Bool {
+        switch self {
+        case .integer16, .integer32, .integer64, .double, .float, .boolean, .date: true
+        default: false
+        }
+    }
+
     /// The name Xcode writes in a model file's `attributeType` (`"Integer 16"`, `"Binary"`, …).
     public var modelFileName: String { rawValue }
 }

@@ -227,7 +227,8 @@ extension EntityDescription {
             hasTransientAttributes = attributes.contains(where: \.isTransient)
             hasDenyRule = relationships.contains { $0.deleteRule == .deny }
             attributeLayout = AttributeLayout(names: attributes.map(\.name),
-                                              otherNames: properties.filter { $0.attribute == nil }.map(\.name))
+                                              otherNames: properties.filter { $0.attribute == nil }.map(\.name),
+                                              narrowNames: Set(attributes.filter(\.type.fitsNarrowSlot).map(\.name)))
             defaultAttributeValues = AttributeValues(layout: attributeLayout)
             for attribute in attributes { if let value = attribute.defaultValue { defaultAttributeValues[attribute.name] = value } }
             relationshipMap = [:]

@@ -10,6 +10,9 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
     /// The names' own words, and those of names known not to be attributes, for finding a name
     /// without hashing its text (see ``position(of:)``). The table keeps the names it holds.
     private let words: NameWordTable
+    /// The positions, among the first 32, whose values take 8-byte slots in ``AttributeValues``
+    /// (numbers, Booleans and dates), one bit each; the others take 16 bytes.
+    @usableFromInline let narrowSlots: UInt32
 
     /// A layout of `names`, in order; a repeated name keeps its first position.
     public convenience init(names: [String]) {
@@ -17,8 +20,9 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// A layout of `names`, told that `otherNames` are not among them (an entity's
-    /// relationships), so that asking for one of those answers nil without hashing it.
-    init(names: [String], otherNames: [String]) {
+    /// relationships), so that asking for one of those answers nil without hashing it, and that
+    /// the values of `narrowNames` are numbers, Booleans or dates (8-byte slots).
+    init(names: [String], otherNames: [String], narrowNames: Set<String> = []) {
         var unique: [String] = []
         var positions: [String: Int] = [:]
         for name in names where positions[name] == nil {
@@ -27,6 +31,11 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
         }
         self.names = unique
         self.positions = positions
+        var narrowSlots: UInt32 = 0
+        for (position, name) in unique.prefix(32).enumerated() where narrowNames.contains(name) {
+            narrowSlots |= 1 << UInt32(position)
+        }
+        self.narrowSlots = narrowSlots
         self.words = NameWordTable(unique.enumerated().map { ($1, $0) } + otherNames.filter { positions[$0] == nil }.map { ($0, nil) })
     }
 

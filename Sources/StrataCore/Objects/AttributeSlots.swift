@@ -2,14 +2,16 @@ import Foundation
 /// The storage of ``AttributeValues``: how many positions there are, then the value at each, in
 /// one allocation that never grows (values for a longer layout get a new one).
 ///
-/// Each value is kept in a 16-byte slot with a tag byte saying what it holds, not as an
+/// Each value is kept in a slot with a tag byte saying what it holds, not as an
 /// `AttributeValue?`: the enum takes 24 bytes a value (no 16-byte layout leaves room for its case
 /// beside a `String`), which made the storage of six values a 192-byte block where this is a
-/// 144-byte one. A fetch touches fresh memory at every row, and each page of it costs the kernel
-/// microseconds. Texts and bytes sit in their slots as `String` and `Data`; numbers, Booleans,
-/// dates and UUIDs as their bits, unused bytes zero, so that a value kept as it was is the very
-/// same bytes; the rare decimals, URLs and object IDs in a box (``Boxed``). The tags come first,
-/// one word for every eight positions, then the slots.
+/// 112-byte one. A fetch touches fresh memory at every row, and each page of it costs the kernel
+/// microseconds. A slot is 16 bytes, or 8 for an attribute whose type is a number, a Boolean or a
+/// date (the layout's ``AttributeLayout/narrowSlots``, among its first 32 positions). Texts and
+/// bytes sit in wide slots as `String` and `Data`; numbers, Booleans, dates and UUIDs as their
+/// bits, unused bytes zero, so that a value kept as it was is the very same bytes; the rare
+/// decimals, URLs and object IDs, and a value too wide for its slot, in a box (``Boxed``). The
+/// tags come first, one word for every eight positions, then the slots.
 ///
 /// An array of the values would do the same, but its allocation and its teardown run through
 /// generic standard-library code that looks the element type up at run time and destroys each
@@ -23,19 +25,26 @@ import Foundation
 /// made), so that a copy of ``AttributeValues`` retains and releases one reference, not two.
 @usableFromInline
 final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
-    /// How many positions there are, and the layout whose names they are.
+    /// How many positions there are, which of them have narrow slots, and the layout whose
+    /// names they are.
     @usableFromInline
     struct Header {
         /// How many positions there are; a position whose value is not made yet holds none.
-        @usableFromInline let count: Int
+        @usableFromInline let positionCount: UInt32
+        /// The positions whose slots are 8 bytes, one bit each, all below ``positionCount``.
+        @usableFromInline let narrowSlots: UInt32
         /// The layout, retained by the storage for as long as it lives.
         @usableFromInline let layout: Unmanaged<AttributeLayout>
 
         @inlinable
-        init(count: Int, layout: Unmanaged<AttributeLayout>) {
-            self.count = count
+        init(count: Int, narrowSlots: UInt32, layout: Unmanaged<AttributeLayout>) {
+            self.positionCount = UInt32(truncatingIfNeeded: count)
+            self.narrowSlots = narrowSlots
             self.layout = layout
         }
+
+        /// How many positions there are.
+        @inlinable var count: Int { Int(positionCount) }
     }
 
     /// What a slot holds: its tag byte.
@@ -53,8 +62,22 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
         init(_ value: AttributeValue) { self.value = value }
     }
 
-    /// The bytes of a slot's value.
+    /// The bytes of a wide slot's value; a narrow slot holds half as many.
     @usableFromInline static var slotSize: Int { 16 }
+
+    /// Whether the slot of `position` is a wide one, given the storage's narrow slots.
+    @inlinable @inline(__always)
+    static func isWide(_ position: Int, narrowSlots: UInt32) -> Bool {
+        position >= 32 || narrowSlots & (1 &<< UInt32(truncatingIfNeeded: position)) == 0
+    }
+
+    /// Where the slot of `position` starts, from the first slot: 16 bytes a position before it,
+    /// less 8 for each narrow one.
+    @inlinable @inline(__always)
+    static func offset(of position: Int, narrowSlots: UInt32) -> Int {
+        let before: UInt32 = position >= 32 ? .max : (1 &<< UInt32(truncatingIfNeeded: position)) &- 1
+        return position &* slotSize &- (narrowSlots & before).nonzeroBitCount &* 8
+    }
 
     /// The words that hold the tag bytes of `count` positions, before the slots.
     @inlinable
@@ -75,17 +98,24 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
     /// order. When `value` throws, the values made so far are freed with the storage.
     @inlinable
     static func make(layout: AttributeLayout, count: Int, _ value: (Int) throws -> AttributeValue?) rethrows -> AttributeSlots {
-        let words = tagWords(count) &+ 2 &* count
-        let storage = unsafeDowncast(create(minimumCapacity: words) { _ in Header(count: count, layout: .passRetained(layout)) },
-                                     to: AttributeSlots.self)
+        // Narrow slots past `count` (a layout's own count, always) would only waste words.
+        let below: UInt32 = count >= 32 ? .max : (1 &<< UInt32(truncatingIfNeeded: count)) &- 1
+        let narrowSlots = layout.narrowSlots & below
+        let words = tagWords(count) &+ 2 &* count &- narrowSlots.nonzeroBitCount
+        let storage = unsafeDowncast(create(minimumCapacity: words) { _ in
+            Header(count: count, narrowSlots: narrowSlots, layout: .passRetained(layout))
+        }, to: AttributeSlots.self)
         try storage.withUnsafeMutablePointerToElements { elements in
             // The tags zeroed first: a position whose value is not made yet holds none. Each
-            // value is stored in all 16 bytes of its slot.
+            // value is stored in all the bytes of its slot.
             for word in 0..<tagWords(count) { (elements + word).initialize(to: 0) }
             let tags = UnsafeMutableRawPointer(elements)
             let slots = Self.slots(after: elements, count: count)
+            var offset = 0
             for position in 0..<count {
-                store(try value(position), tag: tags + position, slot: slots + position &* slotSize)
+                let wide = isWide(position, narrowSlots: narrowSlots)
+                store(try value(position), tag: tags + position, slot: slots + offset, wide: wide)
+                offset &+= wide ? slotSize : slotSize / 2
             }
         }
         return storage
@@ -93,45 +123,48 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
 
     deinit {
         withUnsafeMutablePointers { header, elements in
-            let count = header.pointee.count
+            let (count, narrowSlots) = (header.pointee.count, header.pointee.narrowSlots)
             let tags = UnsafeMutableRawPointer(elements)
             let slots = Self.slots(after: elements, count: count)
+            var offset = 0
             for position in 0..<count {
-                Self.destroy(tag: tags.load(fromByteOffset: position, as: UInt8.self), slot: slots + position &* Self.slotSize)
+                Self.destroy(tag: tags.load(fromByteOffset: position, as: UInt8.self), slot: slots + offset)
+                offset &+= Self.isWide(position, narrowSlots: narrowSlots) ? Self.slotSize : Self.slotSize / 2
             }
             header.pointee.layout.release()
         }
     }
 
-    /// Puts `value` in an empty slot, filling all its bytes (the unused ones with zeros, so that a
-    /// value kept as it was is the very same bytes), and writes its tag.
+    /// Puts `value` in an empty slot, wide or narrow, filling all its bytes (the unused ones with
+    /// zeros, so that a value kept as it was is the very same bytes), and writes its tag. A text,
+    /// bytes or a UUID goes into a narrow slot boxed.
     @inlinable @inline(__always)
-    static func store(_ value: consuming AttributeValue?, tag: UnsafeMutableRawPointer, slot: UnsafeMutableRawPointer) {
+    static func store(_ value: consuming AttributeValue?, tag: UnsafeMutableRawPointer, slot: UnsafeMutableRawPointer, wide: Bool) {
         let kind: Kind
         // Consumed: a text, bytes or a box moves into the slot without a retain.
         switch consume value {
-        case nil: words(0, 0, in: slot); kind = .empty
-        case .integer(let number)?: words(UInt64(bitPattern: number), 0, in: slot); kind = .integer
-        case .double(let number)?: words(number.bitPattern, 0, in: slot); kind = .double
-        case .float(let number)?: words(UInt64(number.bitPattern), 0, in: slot); kind = .float
-        case .string(let text)?: slot.initializeMemory(as: String.self, to: text); kind = .string
-        case .boolean(let flag)?: words(flag ? 1 : 0, 0, in: slot); kind = .boolean
-        case .date(let date)?: words(date.timeIntervalSinceReferenceDate.bitPattern, 0, in: slot); kind = .date
-        case .binary(let bytes)?: slot.initializeMemory(as: Data.self, to: bytes); kind = .binary
-        case .uuid(let uuid)?: slot.storeBytes(of: uuid.uuid, as: uuid_t.self); kind = .uuid
+        case nil: word(0, in: slot, wide: wide); kind = .empty
+        case .integer(let number)?: word(UInt64(bitPattern: number), in: slot, wide: wide); kind = .integer
+        case .double(let number)?: word(number.bitPattern, in: slot, wide: wide); kind = .double
+        case .float(let number)?: word(UInt64(number.bitPattern), in: slot, wide: wide); kind = .float
+        case .boolean(let flag)?: word(flag ? 1 : 0, in: slot, wide: wide); kind = .boolean
+        case .date(let date)?: word(date.timeIntervalSinceReferenceDate.bitPattern, in: slot, wide: wide); kind = .date
+        case .string(let text)? where wide: slot.initializeMemory(as: String.self, to: text); kind = .string
+        case .binary(let bytes)? where wide: slot.initializeMemory(as: Data.self, to: bytes); kind = .binary
+        case .uuid(let uuid)? where wide: slot.storeBytes(of: uuid.uuid, as: uuid_t.self); kind = .uuid
         case let other?:
-            words(0, 0, in: slot)
+            word(0, in: slot, wide: wide)
             slot.initializeMemory(as: Boxed.self, to: Boxed(other))
             kind = .boxed
         }
         tag.storeBytes(of: kind.rawValue, as: UInt8.self)
     }
 
-    /// Writes the two words of a slot.
+    /// Writes `first` as a slot's first word, and zero as the second of a wide slot.
     @inlinable @inline(__always)
-    static func words(_ first: UInt64, _ second: UInt64, in slot: UnsafeMutableRawPointer) {
+    static func word(_ first: UInt64, in slot: UnsafeMutableRawPointer, wide: Bool) {
         slot.storeBytes(of: first, as: UInt64.self)
-        slot.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+        if wide { slot.storeBytes(of: 0, toByteOffset: 8, as: UInt64.self) }
     }
 
     /// A copy of the value in `slot`, whose tag is `tag`. Numbers and Booleans are read back as
@@ -184,21 +217,21 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
     subscript(position: Int) -> AttributeValue? {
         @inline(__always) get {
             withUnsafeMutablePointers { header, elements in
-                let count = header.pointee.count
+                let (count, narrowSlots) = (header.pointee.count, header.pointee.narrowSlots)
                 precondition(position >= 0 && position < count, "attribute position out of range")
                 let tags = UnsafeMutableRawPointer(elements)
                 return Self.load(tag: tags.load(fromByteOffset: position, as: UInt8.self),
-                                 slot: Self.slots(after: elements, count: count) + position &* Self.slotSize)
+                                 slot: Self.slots(after: elements, count: count) + Self.offset(of: position, narrowSlots: narrowSlots))
             }
         }
         @inline(__always) set {
             withUnsafeMutablePointers { header, elements in
-                let count = header.pointee.count
+                let (count, narrowSlots) = (header.pointee.count, header.pointee.narrowSlots)
                 precondition(position >= 0 && position < count, "attribute position out of range")
                 let tag = UnsafeMutableRawPointer(elements) + position
-                let slot = Self.slots(after: elements, count: count) + position &* Self.slotSize
+                let slot = Self.slots(after: elements, count: count) + Self.offset(of: position, narrowSlots: narrowSlots)
                 Self.destroy(tag: tag.load(as: UInt8.self), slot: slot)
-                Self.store(newValue, tag: tag, slot: slot)
+                Self.store(newValue, tag: tag, slot: slot, wide: Self.isWide(position, narrowSlots: narrowSlots))
             }
         }
     }
@@ -210,6 +243,7 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
         return withUnsafeMutablePointers { header, elements in
             other.withUnsafeMutablePointers { otherHeader, otherElements in
                 let (count, otherCount) = (header.pointee.count, otherHeader.pointee.count)
+                let (narrowSlots, otherNarrowSlots) = (header.pointee.narrowSlots, otherHeader.pointee.narrowSlots)
                 let common = min(count, otherCount)
                 let (tags, otherTags) = (UnsafeMutableRawPointer(elements), UnsafeMutableRawPointer(otherElements))
                 let slots = Self.slots(after: elements, count: count)
@@ -219,10 +253,13 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
                 for position in 0..<common {
                     let (tag, otherTag) = (tags.load(fromByteOffset: position, as: UInt8.self),
                                            otherTags.load(fromByteOffset: position, as: UInt8.self))
-                    let (slot, otherSlot) = (slots + position &* Self.slotSize, otherSlots + position &* Self.slotSize)
+                    let slot = slots + Self.offset(of: position, narrowSlots: narrowSlots)
+                    let otherSlot = otherSlots + Self.offset(of: position, narrowSlots: otherNarrowSlots)
+                    let wide = Self.isWide(position, narrowSlots: narrowSlots)
                     // A value kept as it was is the very same bytes in both: told apart without a
                     // copy of either or a look at its text.
-                    if tag == otherTag, memcmp(slot, otherSlot, Self.slotSize) == 0 { continue }
+                    if tag == otherTag, wide == Self.isWide(position, narrowSlots: otherNarrowSlots),
+                       memcmp(slot, otherSlot, wide ? Self.slotSize : Self.slotSize / 2) == 0 { continue }
                     if Self.load(tag: tag, slot: slot) != Self.load(tag: otherTag, slot: otherSlot) { differing.append(position) }
                 }
                 return differing
