@@ -10,9 +10,12 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
     /// The names' own words, and those of names known not to be attributes, for finding a name
     /// without hashing its text (see ``position(of:)``). The table keeps the names it holds.
     private let words: NameWordTable
-    /// The positions, among the first 32, whose values take 8-byte slots in ``AttributeValues``
-    /// (numbers, Booleans and dates), one bit each; the others take 16 bytes.
-    @usableFromInline let narrowSlots: UInt32
+    /// Where the value of each position sits in the storage of ``AttributeValues``: entry 0 is
+    /// the number of positions, entry `1 + p` the byte offset of position `p`'s slot from the
+    /// first slot, and entry `1 + count` the bytes of all the slots. A slot is 8 bytes for an
+    /// attribute whose values are numbers, Booleans or dates (the layout's narrow names), 16
+    /// otherwise. Made once with the layout, never written, freed with it.
+    @usableFromInline nonisolated(unsafe) let slotTable: UnsafeMutablePointer<UInt32>
 
     /// A layout of `names`, in order; a repeated name keeps its first position.
     public convenience init(names: [String]) {
@@ -31,12 +34,24 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
         }
         self.names = unique
         self.positions = positions
-        var narrowSlots: UInt32 = 0
-        for (position, name) in unique.prefix(32).enumerated() where narrowNames.contains(name) {
-            narrowSlots |= 1 << UInt32(position)
+        slotTable = .allocate(capacity: unique.count + 2)
+        slotTable[0] = UInt32(truncatingIfNeeded: unique.count)
+        var offset: UInt32 = 0
+        for (position, name) in unique.enumerated() {
+            slotTable[1 + position] = offset
+            offset &+= narrowNames.contains(name) ? 8 : 16
         }
-        self.narrowSlots = narrowSlots
+        slotTable[1 + unique.count] = offset
         self.words = NameWordTable(unique.enumerated().map { ($1, $0) } + otherNames.filter { positions[$0] == nil }.map { ($0, nil) })
+    }
+
+    deinit {
+        slotTable.deallocate()
+    }
+
+    /// The bytes of the slot of `position` in the storage of values in this layout: 8 or 16.
+    func slotWidth(at position: Int) -> Int {
+        Int(slotTable[2 + position] - slotTable[1 + position])
     }
 
     /// The layout with no names.

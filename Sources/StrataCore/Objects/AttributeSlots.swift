@@ -7,7 +7,7 @@ import Foundation
 /// beside a `String`), which made the storage of six values a 192-byte block where this is a
 /// 112-byte one. A fetch touches fresh memory at every row, and each page of it costs the kernel
 /// microseconds. A slot is 16 bytes, or 8 for an attribute whose type is a number, a Boolean or a
-/// date (the layout's ``AttributeLayout/narrowSlots``, among its first 32 positions). Texts and
+/// date (where each slot sits is the layout's ``AttributeLayout/slotTable``). Texts and
 /// bytes sit in wide slots as `String` and `Data`; numbers, Booleans, dates and UUIDs as their
 /// bits, unused bytes zero, so that a value kept as it was is the very same bytes; the rare
 /// decimals, URLs and object IDs, and a value too wide for its slot, in a box (``Boxed``). The
@@ -25,26 +25,31 @@ import Foundation
 /// made), so that a copy of ``AttributeValues`` retains and releases one reference, not two.
 @usableFromInline
 final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
-    /// How many positions there are, which of them have narrow slots, and the layout whose
-    /// names they are.
+    /// Where the slots sit, and the layout whose names the positions are.
     @usableFromInline
     struct Header {
-        /// How many positions there are; a position whose value is not made yet holds none.
-        @usableFromInline let positionCount: UInt32
-        /// The positions whose slots are 8 bytes, one bit each, all below ``positionCount``.
-        @usableFromInline let narrowSlots: UInt32
+        /// The layout's ``AttributeLayout/slotTable``: how many positions there are, and where
+        /// each one's slot starts. The layout keeps it alive.
+        @usableFromInline let slotTable: UnsafePointer<UInt32>
         /// The layout, retained by the storage for as long as it lives.
         @usableFromInline let layout: Unmanaged<AttributeLayout>
 
         @inlinable
-        init(count: Int, narrowSlots: UInt32, layout: Unmanaged<AttributeLayout>) {
-            self.positionCount = UInt32(truncatingIfNeeded: count)
-            self.narrowSlots = narrowSlots
-            self.layout = layout
+        init(layout: AttributeLayout) {
+            self.slotTable = UnsafePointer(layout.slotTable)
+            self.layout = .passRetained(layout)
         }
 
-        /// How many positions there are.
-        @inlinable var count: Int { Int(positionCount) }
+        /// How many positions there are; a position whose value is not made yet holds none.
+        @inlinable var count: Int { Int(slotTable[0]) }
+
+        /// Where the slot of `position` starts, from the first slot.
+        @inlinable @inline(__always)
+        func offset(of position: Int) -> Int { Int(slotTable[1 &+ position]) }
+
+        /// Whether the slot of `position` is a wide one (16 bytes).
+        @inlinable @inline(__always)
+        func isWide(_ position: Int) -> Bool { slotTable[2 &+ position] &- slotTable[1 &+ position] == 16 }
     }
 
     /// What a slot holds: its tag byte.
@@ -65,20 +70,6 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
     /// The bytes of a wide slot's value; a narrow slot holds half as many.
     @usableFromInline static var slotSize: Int { 16 }
 
-    /// Whether the slot of `position` is a wide one, given the storage's narrow slots.
-    @inlinable @inline(__always)
-    static func isWide(_ position: Int, narrowSlots: UInt32) -> Bool {
-        position >= 32 || narrowSlots & (1 &<< UInt32(truncatingIfNeeded: position)) == 0
-    }
-
-    /// Where the slot of `position` starts, from the first slot: 16 bytes a position before it,
-    /// less 8 for each narrow one.
-    @inlinable @inline(__always)
-    static func offset(of position: Int, narrowSlots: UInt32) -> Int {
-        let before: UInt32 = position >= 32 ? .max : (1 &<< UInt32(truncatingIfNeeded: position)) &- 1
-        return position &* slotSize &- (narrowSlots & before).nonzeroBitCount &* 8
-    }
-
     /// The words that hold the tag bytes of `count` positions, before the slots.
     @inlinable
     static func tagWords(_ count: Int) -> Int { (count &+ 7) >> 3 }
@@ -92,30 +83,24 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
     }
 
     /// No positions: the storage of every empty ``AttributeValues``, never written.
-    @usableFromInline nonisolated(unsafe) static let empty = AttributeSlots.make(layout: .empty, count: 0) { _ in nil }
+    @usableFromInline nonisolated(unsafe) static let empty = AttributeSlots.make(layout: .empty) { _ in nil }
 
-    /// Storage for `count` positions of `layout`, the value at each made by `value`, in position
+    /// Storage for the positions of `layout`, the value at each made by `value`, in position
     /// order. When `value` throws, the values made so far are freed with the storage.
-    @inlinable
-    static func make(layout: AttributeLayout, count: Int, _ value: (Int) throws -> AttributeValue?) rethrows -> AttributeSlots {
-        // Narrow slots past `count` (a layout's own count, always) would only waste words.
-        let below: UInt32 = count >= 32 ? .max : (1 &<< UInt32(truncatingIfNeeded: count)) &- 1
-        let narrowSlots = layout.narrowSlots & below
-        let words = tagWords(count) &+ 2 &* count &- narrowSlots.nonzeroBitCount
-        let storage = unsafeDowncast(create(minimumCapacity: words) { _ in
-            Header(count: count, narrowSlots: narrowSlots, layout: .passRetained(layout))
-        }, to: AttributeSlots.self)
+    @inlinable @inline(__always)
+    static func make(layout: AttributeLayout, _ value: (Int) throws -> AttributeValue?) rethrows -> AttributeSlots {
+        let header = Header(layout: layout)
+        let count = header.count
+        let words = tagWords(count) &+ header.offset(of: count) >> 3
+        let storage = unsafeDowncast(create(minimumCapacity: words) { _ in header }, to: AttributeSlots.self)
         try storage.withUnsafeMutablePointerToElements { elements in
-            // The tags zeroed first: a position whose value is not made yet holds none. Each
-            // value is stored in all the bytes of its slot.
-            for word in 0..<tagWords(count) { (elements + word).initialize(to: 0) }
+            // Every word zeroed first: a position whose value is not made yet holds none, and a
+            // value that fills less than its slot leaves the rest zero.
+            elements.initialize(repeating: 0, count: words)
             let tags = UnsafeMutableRawPointer(elements)
             let slots = Self.slots(after: elements, count: count)
-            var offset = 0
             for position in 0..<count {
-                let wide = isWide(position, narrowSlots: narrowSlots)
-                store(try value(position), tag: tags + position, slot: slots + offset, wide: wide)
-                offset &+= wide ? slotSize : slotSize / 2
+                store(try value(position), tag: tags + position, slot: slots + header.offset(of: position)) { header.isWide(position) }
             }
         }
         return storage
@@ -123,48 +108,60 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
 
     deinit {
         withUnsafeMutablePointers { header, elements in
-            let (count, narrowSlots) = (header.pointee.count, header.pointee.narrowSlots)
+            let count = header.pointee.count
             let tags = UnsafeMutableRawPointer(elements)
             let slots = Self.slots(after: elements, count: count)
-            var offset = 0
             for position in 0..<count {
-                Self.destroy(tag: tags.load(fromByteOffset: position, as: UInt8.self), slot: slots + offset)
-                offset &+= Self.isWide(position, narrowSlots: narrowSlots) ? Self.slotSize : Self.slotSize / 2
+                Self.destroy(tag: tags.load(fromByteOffset: position, as: UInt8.self), slot: slots + header.pointee.offset(of: position))
             }
             header.pointee.layout.release()
         }
     }
 
-    /// Puts `value` in an empty slot, wide or narrow, filling all its bytes (the unused ones with
-    /// zeros, so that a value kept as it was is the very same bytes), and writes its tag. A text,
-    /// bytes or a UUID goes into a narrow slot boxed.
+    /// Puts `value` in an empty slot whose bytes past the first word are zero, and writes its
+    /// tag. A value kept as it was is then the very same bytes. A text, bytes or a UUID goes into
+    /// a narrow slot (`isWide()` false) boxed.
     @inlinable @inline(__always)
-    static func store(_ value: consuming AttributeValue?, tag: UnsafeMutableRawPointer, slot: UnsafeMutableRawPointer, wide: Bool) {
+    static func store(_ value: consuming AttributeValue?, tag: UnsafeMutableRawPointer, slot: UnsafeMutableRawPointer,
+                      isWide wide: () -> Bool) {
         let kind: Kind
         // Consumed: a text, bytes or a box moves into the slot without a retain.
         switch consume value {
-        case nil: word(0, in: slot, wide: wide); kind = .empty
-        case .integer(let number)?: word(UInt64(bitPattern: number), in: slot, wide: wide); kind = .integer
-        case .double(let number)?: word(number.bitPattern, in: slot, wide: wide); kind = .double
-        case .float(let number)?: word(UInt64(number.bitPattern), in: slot, wide: wide); kind = .float
-        case .boolean(let flag)?: word(flag ? 1 : 0, in: slot, wide: wide); kind = .boolean
-        case .date(let date)?: word(date.timeIntervalSinceReferenceDate.bitPattern, in: slot, wide: wide); kind = .date
-        case .string(let text)? where wide: slot.initializeMemory(as: String.self, to: text); kind = .string
-        case .binary(let bytes)? where wide: slot.initializeMemory(as: Data.self, to: bytes); kind = .binary
-        case .uuid(let uuid)? where wide: slot.storeBytes(of: uuid.uuid, as: uuid_t.self); kind = .uuid
+        case nil: slot.storeBytes(of: 0, as: UInt64.self); kind = .empty
+        case .integer(let number)?: slot.storeBytes(of: UInt64(bitPattern: number), as: UInt64.self); kind = .integer
+        case .double(let number)?: slot.storeBytes(of: number.bitPattern, as: UInt64.self); kind = .double
+        case .float(let number)?: slot.storeBytes(of: UInt64(number.bitPattern), as: UInt64.self); kind = .float
+        case .boolean(let flag)?: slot.storeBytes(of: flag ? 1 : 0, as: UInt64.self); kind = .boolean
+        case .date(let date)?: slot.storeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern, as: UInt64.self); kind = .date
+        case .string(let text)?:
+            if wide() {
+                slot.initializeMemory(as: String.self, to: text)
+                kind = .string
+            } else {
+                slot.initializeMemory(as: Boxed.self, to: Boxed(.string(text)))
+                kind = .boxed
+            }
+        case .binary(let bytes)?:
+            if wide() {
+                slot.initializeMemory(as: Data.self, to: bytes)
+                kind = .binary
+            } else {
+                slot.initializeMemory(as: Boxed.self, to: Boxed(.binary(bytes)))
+                kind = .boxed
+            }
+        case .uuid(let uuid)?:
+            if wide() {
+                slot.storeBytes(of: uuid.uuid, as: uuid_t.self)
+                kind = .uuid
+            } else {
+                slot.initializeMemory(as: Boxed.self, to: Boxed(.uuid(uuid)))
+                kind = .boxed
+            }
         case let other?:
-            word(0, in: slot, wide: wide)
             slot.initializeMemory(as: Boxed.self, to: Boxed(other))
             kind = .boxed
         }
         tag.storeBytes(of: kind.rawValue, as: UInt8.self)
-    }
-
-    /// Writes `first` as a slot's first word, and zero as the second of a wide slot.
-    @inlinable @inline(__always)
-    static func word(_ first: UInt64, in slot: UnsafeMutableRawPointer, wide: Bool) {
-        slot.storeBytes(of: first, as: UInt64.self)
-        if wide { slot.storeBytes(of: 0, toByteOffset: 8, as: UInt64.self) }
     }
 
     /// A copy of the value in `slot`, whose tag is `tag`. Numbers and Booleans are read back as
@@ -217,21 +214,23 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
     subscript(position: Int) -> AttributeValue? {
         @inline(__always) get {
             withUnsafeMutablePointers { header, elements in
-                let (count, narrowSlots) = (header.pointee.count, header.pointee.narrowSlots)
+                let count = header.pointee.count
                 precondition(position >= 0 && position < count, "attribute position out of range")
                 let tags = UnsafeMutableRawPointer(elements)
                 return Self.load(tag: tags.load(fromByteOffset: position, as: UInt8.self),
-                                 slot: Self.slots(after: elements, count: count) + Self.offset(of: position, narrowSlots: narrowSlots))
+                                 slot: Self.slots(after: elements, count: count) + header.pointee.offset(of: position))
             }
         }
         @inline(__always) set {
             withUnsafeMutablePointers { header, elements in
-                let (count, narrowSlots) = (header.pointee.count, header.pointee.narrowSlots)
+                let count = header.pointee.count
                 precondition(position >= 0 && position < count, "attribute position out of range")
                 let tag = UnsafeMutableRawPointer(elements) + position
-                let slot = Self.slots(after: elements, count: count) + Self.offset(of: position, narrowSlots: narrowSlots)
+                let slot = Self.slots(after: elements, count: count) + header.pointee.offset(of: position)
                 Self.destroy(tag: tag.load(as: UInt8.self), slot: slot)
-                Self.store(newValue, tag: tag, slot: slot, wide: Self.isWide(position, narrowSlots: narrowSlots))
+                let wide = header.pointee.isWide(position)
+                if wide { slot.storeBytes(of: 0, toByteOffset: 8, as: UInt64.self) }
+                Self.store(newValue, tag: tag, slot: slot) { wide }
             }
         }
     }
@@ -243,7 +242,6 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
         return withUnsafeMutablePointers { header, elements in
             other.withUnsafeMutablePointers { otherHeader, otherElements in
                 let (count, otherCount) = (header.pointee.count, otherHeader.pointee.count)
-                let (narrowSlots, otherNarrowSlots) = (header.pointee.narrowSlots, otherHeader.pointee.narrowSlots)
                 let common = min(count, otherCount)
                 let (tags, otherTags) = (UnsafeMutableRawPointer(elements), UnsafeMutableRawPointer(otherElements))
                 let slots = Self.slots(after: elements, count: count)
@@ -253,12 +251,12 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
                 for position in 0..<common {
                     let (tag, otherTag) = (tags.load(fromByteOffset: position, as: UInt8.self),
                                            otherTags.load(fromByteOffset: position, as: UInt8.self))
-                    let slot = slots + Self.offset(of: position, narrowSlots: narrowSlots)
-                    let otherSlot = otherSlots + Self.offset(of: position, narrowSlots: otherNarrowSlots)
-                    let wide = Self.isWide(position, narrowSlots: narrowSlots)
+                    let slot = slots + header.pointee.offset(of: position)
+                    let otherSlot = otherSlots + otherHeader.pointee.offset(of: position)
+                    let wide = header.pointee.isWide(position)
                     // A value kept as it was is the very same bytes in both: told apart without a
                     // copy of either or a look at its text.
-                    if tag == otherTag, wide == Self.isWide(position, narrowSlots: otherNarrowSlots),
+                    if tag == otherTag, wide == otherHeader.pointee.isWide(position),
                        memcmp(slot, otherSlot, wide ? Self.slotSize : Self.slotSize / 2) == 0 { continue }
                     if Self.load(tag: tag, slot: slot) != Self.load(tag: otherTag, slot: otherSlot) { differing.append(position) }
                 }
@@ -278,6 +276,6 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
     @usableFromInline
     func copy(layout newLayout: AttributeLayout) -> AttributeSlots {
         let count = self.count
-        return AttributeSlots.make(layout: newLayout, count: newLayout.names.count) { $0 < count ? self[$0] : nil }
+        return AttributeSlots.make(layout: newLayout) { $0 < count ? self[$0] : nil }
     }
 }

@@ -24,15 +24,15 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
 
     /// No values yet, kept in `layout`.
     public init(layout: AttributeLayout) {
-        slots = AttributeSlots.make(layout: layout, count: layout.names.count) { _ in nil }
+        slots = AttributeSlots.make(layout: layout) { _ in nil }
     }
 
     /// Values kept in `layout`, the value at each position made by `value`, in position order:
     /// what a store that decodes a row by position makes, each value put in place as it is
     /// decoded. When `value` throws, so does this.
-    @inlinable
+    @inlinable @inline(__always)
     public init(layout: AttributeLayout, values value: (_ position: Int) throws -> AttributeValue?) rethrows {
-        self.init(storage: try AttributeSlots.make(layout: layout, count: layout.names.count, value))
+        self.init(storage: try AttributeSlots.make(layout: layout, value))
     }
 
     /// Values held in `storage`, which has a position for each name of its layout.
