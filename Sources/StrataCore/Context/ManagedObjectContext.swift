@@ -54,10 +54,21 @@ public final class ManagedObjectContext {
     /// The entity and class of the last object made, with the coordinator's class generation
     /// then: fetches and inserts make objects in runs of one entity, and a run's repeats skip
     /// both lookups (the class one takes the coordinator's lock).
-    @exclusivity(unchecked) private var lastMade: (entity: EntityDescription, type: ManagedObject.Type, generation: UInt64)?
+    /// The ID scope of the object is kept too: the next ID of that scope is told by one
+    /// comparison of references, without reading its entity name.
+    @exclusivity(unchecked) private var lastMade: MadeEntity?
     /// The one before ``lastMade``, of another entity: fetched objects and the faults of their
     /// to-ones alternate between two.
-    @exclusivity(unchecked) private var earlierMade: (entity: EntityDescription, type: ManagedObject.Type, generation: UInt64)?
+    @exclusivity(unchecked) private var earlierMade: MadeEntity?
+
+    /// An entity objects were made of, its class, the coordinator's class generation then, and
+    /// the scope of the ID of the last object made of it.
+    private struct MadeEntity {
+        let entity: EntityDescription
+        let type: ManagedObject.Type
+        let generation: UInt64
+        let scope: ObjectIDScope
+    }
     var changeContinuations: [UUID: AsyncStream<ContextNotification>.Continuation] = [:]
     /// The link every object registered here holds (a new one after each reset).
     private(set) var objectsLink = ContextLink()
@@ -171,16 +182,32 @@ public final class ManagedObjectContext {
     /// - Throws: ``ObjectError/unknownEntity(_:)``.
     private func entityAndClass(named name: String) throws -> (EntityDescription, ManagedObject.Type) {
         let generation = persistentStoreCoordinator.objectClasses.generation.load(ordering: .acquiring)
-        if let lastMade, NameBits.same(lastMade.entity.name, name), lastMade.generation == generation {
+        if let lastMade, lastMade.generation == generation, NameBits.same(lastMade.entity.name, name) {
             return (lastMade.entity, lastMade.type)
         }
-        if let earlierMade, NameBits.same(earlierMade.entity.name, name), earlierMade.generation == generation {
+        if let earlierMade, earlierMade.generation == generation, NameBits.same(earlierMade.entity.name, name) {
             return (earlierMade.entity, earlierMade.type)
         }
-        guard let entity = entity(named: name) else { throw ObjectError.unknownEntity(name) }
+        return try entityAndClass(of: .named(name, in: nil))
+    }
+
+    /// The entity of the IDs of `scope` and the class its objects are made of.
+    ///
+    /// - Throws: ``ObjectError/unknownEntity(_:)``.
+    private func entityAndClass(of scope: ObjectIDScope) throws -> (EntityDescription, ManagedObject.Type) {
+        let generation = persistentStoreCoordinator.objectClasses.generation.load(ordering: .acquiring)
+        if let lastMade, lastMade.generation == generation,
+           lastMade.scope === scope || NameBits.same(lastMade.entity.name, scope.entityName) {
+            return (lastMade.entity, lastMade.type)
+        }
+        if let earlierMade, earlierMade.generation == generation,
+           earlierMade.scope === scope || NameBits.same(earlierMade.entity.name, scope.entityName) {
+            return (earlierMade.entity, earlierMade.type)
+        }
+        guard let entity = entity(named: scope.entityName) else { throw ObjectError.unknownEntity(scope.entityName) }
         let type = persistentStoreCoordinator.objectClass(forEntity: entity.name)
         earlierMade = lastMade
-        lastMade = (entity, type, generation)
+        lastMade = MadeEntity(entity: entity, type: type, generation: generation, scope: scope)
         return (entity, type)
     }
 
@@ -190,7 +217,7 @@ public final class ManagedObjectContext {
     /// - Throws: ``ObjectError/unknownEntity(_:)`` when the model has no such entity.
     public func object(with objectID: ManagedObjectID) throws -> ManagedObject {
         try registry.object(for: objectID) {
-            let (entity, type) = try entityAndClass(named: objectID.entityName)
+            let (entity, type) = try entityAndClass(of: objectID.scope)
             let object = type.init(entity: entity, objectID: objectID)
             object.contextLink = objectsLink
             return object
