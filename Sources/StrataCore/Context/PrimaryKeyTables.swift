@@ -3,11 +3,11 @@
 /// coordinator's row cache keeps its rows' places in.
 ///
 /// A dictionary keyed by the whole ID hashes it and compares entity names and store UUIDs for
-/// every lookup; here the table is found by comparing names, and the value by its key alone. IDs
-/// a store made name them with the very strings the first one did, and lookups come in runs of
-/// one or two entities (a fetched object and its to-ones' destinations): the two tables found
-/// last answer a run by comparing the names' words, without copying (retaining) a name. Temporary
-/// IDs have no primary key and no place here.
+/// every lookup; here the table is found by the ID's scope, and the value by its key alone. The
+/// IDs of one entity in one store share one ``ObjectIDScope``, and lookups come in runs of one or
+/// two entities (a fetched object and its to-ones' destinations): the two tables found last
+/// answer a run by comparing scope references, then names' words, without copying (retaining) a
+/// name. Temporary IDs have no primary key and no place here.
 struct PrimaryKeyTables<Entry> {
     private var tables: [PrimaryKeyTable<Entry>] = []
     /// The index in `tables` of each store's table of each entity, by store identifier and then
