@@ -6,7 +6,8 @@ import Foundation
 //   cascade, count) with the Strata SQLite store, GRDB records and the SQLite C API, on `count`
 //   objects (default 100000), then iterates N books (default 1000000) 500 at a time; prints the
 //   seconds per phase and engine, the ratios to the C API, the peak memory and the targets.
-//   Each phase runs in a child process of its own; the best of N rounds (default 3) is kept.
+//   Each phase runs in a child process of its own, the engines in turn; the best of N rounds
+//   (default 3) is kept.
 // SQLiteBenchmarks --phase PHASE --engine ENGINE --count N FILE
 //   Runs one phase and prints one RESULT line (what the parent runs).
 
@@ -150,12 +151,14 @@ FileHandle.standardError.write(Data(("workload: \(workload.count) objects (\(wor
     + "files in \(folder.path)\n").utf8))
 
 let phases = Phase.workload.filter(wanted)
+// Phase by phase, every engine in turn: the engines' runs of one phase are seconds apart, so a
+// slow stretch of a shared machine weighs on them alike. Each engine works on its own file.
 for round in 1...runs {
     var byPhase: [Phase: [Engine: PhaseResult]] = [:]
-    for engine in engines {
-        let file = folder.appendingPathComponent("\(engine.rawValue).sqlite")
-        removeDatabase(file)
-        for phase in phases {
+    let files = engines.map { folder.appendingPathComponent("\($0.rawValue).sqlite") }
+    files.forEach(removeDatabase)
+    for phase in phases {
+        for (engine, file) in zip(engines, files) {
             let result = runChild(phase, engine, count: count, file: file)
             record(result, engine, phase)
             byPhase[phase, default: [:]][engine] = result

@@ -134,34 +134,21 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
         case .boolean(let flag)?: slot.storeBytes(of: flag ? 1 : 0, as: UInt64.self); kind = .boolean
         case .date(let date)?: slot.storeBytes(of: date.timeIntervalSinceReferenceDate.bitPattern, as: UInt64.self); kind = .date
         case .string(let text)?:
-            if wide() {
-                slot.initializeMemory(as: String.self, to: text)
-                kind = .string
-            } else {
-                slot.initializeMemory(as: Boxed.self, to: Boxed(.string(text)))
-                kind = .boxed
-            }
+            if wide() { slot.initializeMemory(as: String.self, to: text); kind = .string } else { kind = box(.string(text), in: slot) }
         case .binary(let bytes)?:
-            if wide() {
-                slot.initializeMemory(as: Data.self, to: bytes)
-                kind = .binary
-            } else {
-                slot.initializeMemory(as: Boxed.self, to: Boxed(.binary(bytes)))
-                kind = .boxed
-            }
+            if wide() { slot.initializeMemory(as: Data.self, to: bytes); kind = .binary } else { kind = box(.binary(bytes), in: slot) }
         case .uuid(let uuid)?:
-            if wide() {
-                slot.storeBytes(of: uuid.uuid, as: uuid_t.self)
-                kind = .uuid
-            } else {
-                slot.initializeMemory(as: Boxed.self, to: Boxed(.uuid(uuid)))
-                kind = .boxed
-            }
-        case let other?:
-            slot.initializeMemory(as: Boxed.self, to: Boxed(other))
-            kind = .boxed
+            if wide() { slot.storeBytes(of: uuid.uuid, as: uuid_t.self); kind = .uuid } else { kind = box(.uuid(uuid), in: slot) }
+        case let other?: kind = box(other, in: slot)
         }
         tag.storeBytes(of: kind.rawValue, as: UInt8.self)
+    }
+
+    /// Puts `value` in `slot` in a box: a value with no room of its own in a slot.
+    @inlinable @inline(__always)
+    static func box(_ value: consuming AttributeValue, in slot: UnsafeMutableRawPointer) -> Kind {
+        slot.initializeMemory(as: Boxed.self, to: Boxed(value))
+        return .boxed
     }
 
     /// A copy of the value in `slot`, whose tag is `tag`. Numbers and Booleans are read back as
