@@ -54,7 +54,7 @@ struct ManagedObjectIDTests {
         #expect(ManagedObjectID(entityName: "Cafe\u{301}", storeIdentifier: Self.storeUUID, primaryKey: 1).entityName.unicodeScalars.count == 5)
     }
 
-    @Test("IDs of many entity names, past what is shared, stay equal by their names")
+    @Test("IDs of many entity names, past what the scope table holds, stay equal by their names")
     func manyNames() {
         let names = (0..<5_000).map { "Entity\($0)" }
         let first = names.map { ManagedObjectID(entityName: $0, storeIdentifier: Self.storeUUID, primaryKey: 7) }
@@ -63,6 +63,11 @@ struct ManagedObjectIDTests {
         #expect(first == second)
         #expect(Set(first + second).count == names.count)
         #expect(zip(first, names).allSatisfy { $0.entityName == $1 && $0.storeIdentifier == Self.storeUUID })
+        // Past the limit the table starts over: the IDs of a name made now share one scope again.
+        let late = "EntityAfterTheLimit"
+        let (one, two) = (ManagedObjectID(entityName: late, storeIdentifier: Self.storeUUID, primaryKey: 1),
+                          ManagedObjectID(entityName: String(decoding: Array(late.utf8), as: UTF8.self), storeIdentifier: Self.storeUUID, primaryKey: 2))
+        #expect(one.scope === two.scope)
     }
 
     @Test("A temporary URI of another process parses to a temporary ID that gives it back")

@@ -69,8 +69,9 @@ package final class ObjectIDScope: Sendable {
     }
 
     private static let table = Mutex(Table())
-    /// The most scopes kept: names from outside (an app's strings, parsed URIs) cannot grow the
-    /// table without bound. Beyond it, scopes are made afresh.
+    /// The most scopes kept: names from outside (an app's strings, parsed URIs, the UUIDs of the
+    /// many stores a long-running process may open) cannot grow the table without bound. A full
+    /// table is emptied and fills again with the scopes in use; IDs made before keep theirs.
     static let internedLimit = 4_096
 
     /// The scope of `entityName` in the store `storeIdentifier` (nil: temporary IDs).
@@ -83,7 +84,7 @@ package final class ObjectIDScope: Sendable {
                 return known
             }
             let scope = ObjectIDScope(entityName: entityName, storeIdentifier: storeIdentifier)
-            guard table.scopes.count < internedLimit else { return scope }
+            if table.scopes.count >= internedLimit { table.scopes.removeAll(keepingCapacity: true) }
             table.scopes[names] = scope
             table.last = scope
             return scope
