@@ -35,6 +35,33 @@ struct FaultingTests {
         #expect(!filled.isFault)
     }
 
+    @Test("A to-many read, turned back into a fault and read again gives the same destinations; a changed one keeps its saved ones",
+          arguments: StoreUnderTest.all)
+    func toManyAcrossARefresh(store: StoreUnderTest) throws {
+        let seeded = try store.makeContext(model: SampleModels.company())
+        let acme = try seeded.insert("Employer", ["name": "Acme"])
+        try seeded.insert("Employee", ["name": "Alice", "whereIWork": acme])
+        try seeded.insert("Employee", ["name": "Bob", "whereIWork": acme])
+        try seeded.save()
+
+        let context = seeded.freshContext()
+        let loaded = try context.existingObject(with: acme.objectID)
+        #expect(try loaded.sortedNames("employees") == ["Alice", "Bob"])
+        try context.refresh(loaded, mergeChanges: false)
+        #expect(loaded.isFault)
+        #expect(try loaded.sortedNames("employees") == ["Alice", "Bob"])
+
+        // A change after the refresh is told from the saved destinations, which stay known.
+        let carol = try context.insert("Employee", ["name": "Carol"])
+        try loaded.add(carol, to: "employees")
+        #expect(loaded.changedValues().keys.sorted() == ["employees"])
+        let saved = try #require(try loaded.committedValues(forKeys: ["employees"])["employees"] as? Set<ManagedObject>)
+        #expect(try saved.compactMap { try $0.value(forKey: "name") as? String }.sorted() == ["Alice", "Bob"])
+        try context.save()
+        let reader = seeded.freshContext()   // kept: objects hold their context weakly
+        #expect(try reader.existingObject(with: acme.objectID).sortedNames("employees") == ["Alice", "Bob", "Carol"])
+    }
+
     @Test("A fault of a row that does not exist fails on first use", arguments: StoreUnderTest.all)
     func faultOfMissingRow(store: StoreUnderTest) throws {
         let (context, alice) = try seed(store)
