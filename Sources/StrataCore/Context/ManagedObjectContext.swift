@@ -182,12 +182,7 @@ public final class ManagedObjectContext {
     /// - Throws: ``ObjectError/unknownEntity(_:)``.
     private func entityAndClass(named name: String) throws -> (EntityDescription, ManagedObject.Type) {
         let generation = persistentStoreCoordinator.objectClasses.generation.load(ordering: .acquiring)
-        if let lastMade, lastMade.generation == generation, NameBits.same(lastMade.entity.name, name) {
-            return (lastMade.entity, lastMade.type)
-        }
-        if let earlierMade, earlierMade.generation == generation, NameBits.same(earlierMade.entity.name, name) {
-            return (earlierMade.entity, earlierMade.type)
-        }
+        if let made = recentlyMade(generation, where: { NameBits.same($0.entity.name, name) }) { return (made.entity, made.type) }
         return try entityAndClass(of: .named(name, in: nil))
     }
 
@@ -196,19 +191,23 @@ public final class ManagedObjectContext {
     /// - Throws: ``ObjectError/unknownEntity(_:)``.
     private func entityAndClass(of scope: ObjectIDScope) throws -> (EntityDescription, ManagedObject.Type) {
         let generation = persistentStoreCoordinator.objectClasses.generation.load(ordering: .acquiring)
-        if let lastMade, lastMade.generation == generation,
-           lastMade.scope === scope || NameBits.same(lastMade.entity.name, scope.entityName) {
-            return (lastMade.entity, lastMade.type)
-        }
-        if let earlierMade, earlierMade.generation == generation,
-           earlierMade.scope === scope || NameBits.same(earlierMade.entity.name, scope.entityName) {
-            return (earlierMade.entity, earlierMade.type)
+        if let made = recentlyMade(generation, where: { $0.scope === scope || NameBits.same($0.entity.name, scope.entityName) }) {
+            return (made.entity, made.type)
         }
         guard let entity = entity(named: scope.entityName) else { throw ObjectError.unknownEntity(scope.entityName) }
         let type = persistentStoreCoordinator.objectClass(forEntity: entity.name)
         earlierMade = lastMade
         lastMade = MadeEntity(entity: entity, type: type, generation: generation, scope: scope)
         return (entity, type)
+    }
+
+    /// ``lastMade`` or ``earlierMade``, when `matches` accepts it and the coordinator's classes
+    /// are still of `generation`.
+    @inline(__always)
+    private func recentlyMade(_ generation: UInt64, where matches: (MadeEntity) -> Bool) -> MadeEntity? {
+        if let lastMade, lastMade.generation == generation, matches(lastMade) { return lastMade }
+        if let earlierMade, earlierMade.generation == generation, matches(earlierMade) { return earlierMade }
+        return nil
     }
 
     /// The object for `objectID`: the registered instance, or a fault that fills on first use

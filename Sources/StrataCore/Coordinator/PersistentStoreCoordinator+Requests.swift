@@ -167,13 +167,9 @@ extension PersistentStoreCoordinator {
         var permanent = objectIDs
         for group in groups {
             let keys = try group.store.allocatePrimaryKeys(rootEntity: group.root, count: group.positions.count)
-            let storeIdentifier = group.store.identifier
-            var lastScope: ObjectIDScope?   // objects of one entity come in runs
+            var scopes = RecentScopes(storeIdentifier: group.store.identifier)   // objects of one entity come in runs
             for (position, pk) in zip(group.positions, keys) {
-                let entityName = objectIDs[position].entityName
-                let scope = lastScope.flatMap { $0.isExactly(entityName, storeIdentifier) ? $0 : nil } ?? .named(entityName, in: storeIdentifier)
-                lastScope = scope
-                permanent[position] = ManagedObjectID(scope, primaryKey: pk)
+                permanent[position] = ManagedObjectID(scopes.scope(of: objectIDs[position].entityName), primaryKey: pk)
             }
         }
         return permanent

@@ -45,14 +45,9 @@ public struct ObjectIDList: RandomAccessCollection, Sendable {
 
     /// Appends an ID.
     public mutating func append(_ objectID: ManagedObjectID) {
-        if let key = objectID.primaryKey {
-            kindOfID.append(kind(objectID.scope))
-            keys.append(key)
-        } else {
-            temporaryIDs[keys.count] = objectID
-            kindOfID.append(kind(objectID.scope))
-            keys.append(0)
-        }
+        if objectID.primaryKey == nil { temporaryIDs[keys.count] = objectID }
+        kindOfID.append(kind(objectID.scope))
+        keys.append(objectID.primaryKey ?? 0)
     }
 
     /// Appends every ID of `other`, in order.

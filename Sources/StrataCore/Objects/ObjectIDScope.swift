@@ -27,19 +27,19 @@ package final class ObjectIDScope: Sendable {
 
     /// Whether the scope is of `entityName` in `storeIdentifier` spelled byte for byte as given:
     /// an ID keeps the spelling of the names it was made with.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func isExactly(_ entityName: String, _ storeIdentifier: String?) -> Bool {
         Self.exactly(self.entityName, entityName) && Self.exactly(self.storeIdentifier, storeIdentifier)
     }
 
     /// Whether two strings are the same bytes: at once when they are the very same string.
-    @inline(__always)
-    static func exactly(_ lhs: String, _ rhs: String) -> Bool {
+    @inlinable @inline(__always)
+    package static func exactly(_ lhs: String, _ rhs: String) -> Bool {
         NameBits.same(lhs, rhs) || lhs.utf8.elementsEqual(rhs.utf8)
     }
 
-    @inline(__always)
-    static func exactly(_ lhs: String?, _ rhs: String?) -> Bool {
+    @inlinable @inline(__always)
+    package static func exactly(_ lhs: String?, _ rhs: String?) -> Bool {
         switch (lhs, rhs) {
         case (nil, nil): true
         case (let lhs?, let rhs?): exactly(lhs, rhs)
@@ -89,5 +89,35 @@ package final class ObjectIDScope: Sendable {
             table.last = scope
             return scope
         }
+    }
+}
+
+/// The ID scopes of one store a maker of many IDs used last: IDs come in runs of one or two
+/// entities (a row and its to-ones' destinations, the inserted objects of a save), told apart
+/// here by comparing names, at once when they are the very strings, without the table's lock.
+package struct RecentScopes {
+    /// The store of the IDs.
+    package let storeIdentifier: String?
+    @usableFromInline var recent: ObjectIDScope?
+    @usableFromInline var earlier: ObjectIDScope?
+
+    /// No scope used yet, for IDs of `storeIdentifier`.
+    package init(storeIdentifier: String?) {
+        self.storeIdentifier = storeIdentifier
+    }
+
+    /// The scope of `entityName` in the store: one of the two used last, else the interned one.
+    /// Inlined into its callers, which make an ID a row.
+    @inlinable @inline(__always)
+    package mutating func scope(of entityName: String) -> ObjectIDScope {
+        if let recent, recent.isExactly(entityName, storeIdentifier) { return recent }
+        if let earlier, earlier.isExactly(entityName, storeIdentifier) {
+            swap(&recent, &self.earlier)
+            return earlier
+        }
+        let scope = ObjectIDScope.named(entityName, in: storeIdentifier)
+        earlier = recent
+        recent = scope
+        return scope
     }
 }

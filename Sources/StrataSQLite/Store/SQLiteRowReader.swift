@@ -25,6 +25,7 @@ final class SQLiteRowReader: SnapshotSource {
         self.connection = connection
         self.schema = schema
         self.storeIdentifier = storeIdentifier
+        self.scopes = RecentScopes(storeIdentifier: storeIdentifier)
         self.layouts = layouts
     }
 
@@ -36,26 +37,10 @@ final class SQLiteRowReader: SnapshotSource {
     }
 
     /// The ID scopes used last: a row's entity and its to-ones' destinations, run after run.
-    private var recentScope: ObjectIDScope?
-    private var earlierScope: ObjectIDScope?
+    @exclusivity(unchecked) private var scopes: RecentScopes
 
     private func id(_ entity: String, _ key: Int64) -> ManagedObjectID {
-        ManagedObjectID(scope(of: entity), primaryKey: key)
-    }
-
-    /// The ID scope of `entity` in this store: one of the two used last (an entity name from a
-    /// layout is the very string it was, and compares at once), else the interned one.
-    @inline(__always)
-    private func scope(of entity: String) -> ObjectIDScope {
-        if let recentScope, recentScope.isExactly(entity, storeIdentifier) { return recentScope }
-        if let earlierScope, earlierScope.isExactly(entity, storeIdentifier) {
-            swap(&self.recentScope, &self.earlierScope)
-            return earlierScope
-        }
-        let scope = ObjectIDScope.named(entity, in: storeIdentifier)
-        earlierScope = recentScope
-        recentScope = scope
-        return scope
+        ManagedObjectID(scopes.scope(of: entity), primaryKey: key)
     }
 
     /// The entity of the row `key` in the tree of `entity`: `entity` itself when it has no
