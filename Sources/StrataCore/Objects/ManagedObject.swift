@@ -11,15 +11,28 @@ import OrderedCollections
 /// ``objectID`` between contexts instead.
 open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomStringConvertible {
     /// The object's ID; temporary until the first save.
-    @exclusivity(unchecked) public final internal(set) var objectID: ManagedObjectID
+    public final internal(set) var objectID: ManagedObjectID {
+        _read { yield storedObjectID }
+        set { storedObjectID = newValue }
+    }
+    /// Whether the object's values have not been loaded yet.
+    public final internal(set) var isFault: Bool {
+        get { storedIsFault }
+        set { storedIsFault = newValue }
+    }
+    // The public properties above are computed: another module reads a public stored property
+    // of a class in place, with a run-time exclusivity check that costs several times the call.
+    // The ID is yielded, not returned: reading one of its parts copies (retains) nothing.
+    /// The storage of ``objectID``.
+    @exclusivity(unchecked) private final var storedObjectID: ManagedObjectID
     // The state below is read for every value read and written for every value set, on the
     // context's queue only, and never while another access to it is open: it is exempt from
     // run-time exclusivity checks, which cost more than the reads they guard. The flags come
     // first, in the bytes the ID leaves before the next word: an object is 16 bytes smaller
     // than with them among the references.
 
-    /// Whether the object's values have not been loaded yet.
-    @exclusivity(unchecked) public final internal(set) var isFault: Bool = true
+    /// The storage of ``isFault``.
+    @exclusivity(unchecked) private final var storedIsFault = true
     /// Whether the object was cut loose from its context (deleted and saved, rolled back as an
     /// insert, or cut loose as its context went).
     @exclusivity(unchecked) final var isDetached = false
@@ -106,7 +119,7 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     /// use ``ManagedObjectContext/insertNewObject(forEntityName:)`` or ``init(context:)``.
     public required init(entity: EntityDescription, objectID: ManagedObjectID) {
         self.entity = entity
-        self.objectID = objectID
+        self.storedObjectID = objectID
     }
 
     deinit {
