@@ -32,6 +32,34 @@ struct AttributeValuesTests {
         #expect(changed.isEmpty && changed == AttributeValues())
     }
 
+    @Test("No values hold no storage, read as empty ones, and get a storage of their own when set")
+    func noValuesHoldNoStorage() throws {
+        let book = try #require(try SampleModels.spelling().entitiesByName["Book"])
+        let none = AttributeValues()
+        #expect(none.storage == nil)
+        #expect(none.isEmpty && none.count == 0 && none.keys.isEmpty && Array(none).isEmpty)
+        #expect(none.layout === AttributeLayout.empty && none.isLaidOut(as: .empty))
+        #expect(!none.isLaidOut(as: book.attributeLayout))
+        #expect(none == AttributeValues(layout: .empty) && none == AttributeValues([:]))
+        #expect(none.hashValue == AttributeValues(layout: .empty).hashValue)
+        #expect(none["title"] == nil)
+        #expect(none.value(at: 0, of: book.attributeLayout) == nil)
+        #expect(none.laidOut(as: book.attributeLayout).isLaidOut(as: book.attributeLayout))
+
+        // Set by name, a copy of no values gets a storage of its own; the original keeps none.
+        var named = none
+        named["title"] = .string("Dune")
+        #expect(named.storage != nil && none.storage == nil)
+        #expect(named["title"] == .string("Dune") && named.count == 1 && none.isEmpty)
+
+        // Set by position of a layout they are not kept in, found by name.
+        var positioned = AttributeValues()
+        let year = try #require(book.attributeLayout.position(of: "year"))
+        #expect(positioned.replaceValue(at: year, of: book.attributeLayout, with: .integer(1965)) == nil)
+        #expect(positioned["year"] == .integer(1965) && positioned.value(at: year, of: book.attributeLayout) == .integer(1965))
+        #expect(positioned.removeValue(forKey: "year") == .integer(1965) && positioned.isEmpty)
+    }
+
     @Test("A position of the entity's layout finds the same value in any layout")
     func byPositionOfALayout() throws {
         let book = try #require(try SampleModels.spelling().entitiesByName["Book"])

@@ -82,7 +82,7 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
         UnsafeMutableRawPointer(elements + tagWords(count))
     }
 
-    /// No positions: the storage of every empty ``AttributeValues``, never written.
+    /// No positions: what an ``AttributeValues`` that holds no storage reads, never written.
     @usableFromInline nonisolated(unsafe) static let empty = AttributeSlots.make(layout: .empty) { _ in nil }
 
     /// Storage for the positions of `layout`, the value at each made by `value`, in position

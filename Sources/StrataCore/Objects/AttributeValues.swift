@@ -7,24 +7,36 @@
 /// setting a name the layout does not have extends the layout for these values alone.
 public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// The value at each position of the layout, and the layout (visible to inlined code: stores
-    /// read and write a row's values by position from their own modules).
-    @usableFromInline var slots: AttributeSlots
+    /// read and write a row's values by position from their own modules); nil for no values.
+    ///
+    /// No values hold no storage rather than a shared empty one: every fault and every new object
+    /// starts with none, and a shared storage's count would be raised and lowered (two atomic
+    /// operations) for each.
+    @usableFromInline var storage: AttributeSlots?
+
+    /// The storage, or for no values the shared empty one, which is never written. The reads
+    /// by position below use ``storage`` itself: read through this, a value's storage is
+    /// retained and released.
+    @inlinable var slots: AttributeSlots { storage ?? AttributeSlots.empty }
 
     /// The names the values are kept by, in order.
     public var layout: AttributeLayout { slots.layout }
 
     /// Whether the values are kept in `other`: compared by reference, without retaining either.
     @inlinable
-    public func isLaidOut(as other: AttributeLayout) -> Bool { slots.isLaidOut(as: other) }
+    public func isLaidOut(as other: AttributeLayout) -> Bool {
+        guard let storage else { return other === AttributeLayout.empty }
+        return storage.isLaidOut(as: other)
+    }
 
     /// No values.
     public init() {
-        slots = .empty
+        storage = nil
     }
 
     /// No values yet, kept in `layout`.
     public init(layout: AttributeLayout) {
-        slots = AttributeSlots.make(layout: layout) { _ in nil }
+        storage = AttributeSlots.make(layout: layout) { _ in nil }
     }
 
     /// Values kept in `layout`, the value at each position made by `value`, in position order:
@@ -38,7 +50,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// Values held in `storage`, which has a position for each name of its layout.
     @usableFromInline
     init(storage: AttributeSlots) {
-        slots = storage
+        self.storage = storage
     }
 
     /// Values kept in `layout`, the value at each position taken from `slots` in order.
@@ -47,10 +59,21 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
         self.init(layout: layout) { $0 < slots.count ? slots[$0] : nil }
     }
 
-    /// Makes ``slots`` this value's own before a write.
-    @inlinable
+    /// Makes ``storage`` this value's own before a write: a storage of its own, copied from the
+    /// shared one (or the empty one) when it is not.
+    @inlinable @inline(__always)
     mutating func makeSlotsUnique() {
-        if !isKnownUniquelyReferenced(&slots) { slots = slots.copy() }
+        if storage == nil || !isKnownUniquelyReferenced(&storage!) { storage = slots.copy() }
+    }
+
+    /// Sets the value at `position`, which must be a position of ``layout``, in a storage of this
+    /// value's own.
+    @inlinable @inline(__always)
+    mutating func setSlot(_ value: AttributeValue?, at position: Int) {
+        makeSlotsUnique()
+        // Written through the optional in place (it holds a storage now): bound to a constant
+        // first, the storage was retained and released for every value set.
+        storage![position] = value
     }
 
     /// The values of a dictionary, kept in the order of their names.
@@ -69,15 +92,14 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
 
     /// The value of `name`; nil when it has none. Setting nil removes the value.
     public subscript(name: String) -> AttributeValue? {
-        get { layout.position(of: name).flatMap { slots[$0] } }
+        get { layout.position(of: name).flatMap { self[position: $0] } }
         set {
             if let position = layout.position(of: name) {
-                makeSlotsUnique()
-                slots[position] = newValue
+                setSlot(newValue, at: position)
             } else if let newValue {
                 let extended = layout.appending(name)
-                slots = slots.copy(layout: extended)
-                if let position = extended.position(of: name) { slots[position] = newValue }
+                storage = slots.copy(layout: extended)
+                if let position = extended.position(of: name) { setSlot(newValue, at: position) }
             }
         }
     }
@@ -105,10 +127,12 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// ``layout`` is that layout first: `===`). `position` must be a position of ``layout``.
     @inlinable
     public subscript(position position: Int) -> AttributeValue? {
-        get { slots[position] }
+        get {
+            guard let storage else { return nil }
+            return storage[position]
+        }
         set {
-            makeSlotsUnique()
-            slots[position] = newValue
+            setSlot(newValue, at: position)
         }
     }
 
@@ -116,7 +140,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// found by position when these values are kept in `layout`, by its name otherwise.
     @inlinable @inline(__always)
     public func value(at position: Int, of layout: AttributeLayout) -> AttributeValue? {
-        isLaidOut(as: layout) ? slots[position] : self[layout.names[position]]
+        isLaidOut(as: layout) ? self[position: position] : self[layout.names[position]]
     }
 
     /// The positions of `layout` whose values here and in `other` differ: compared where they are
@@ -133,9 +157,8 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     @discardableResult
     public mutating func replaceValue(at position: Int, of layout: AttributeLayout, with value: AttributeValue?) -> AttributeValue? {
         if isLaidOut(as: layout) {
-            makeSlotsUnique()
-            defer { slots[position] = value }
-            return slots[position]
+            defer { setSlot(value, at: position) }
+            return self[position: position]
         }
         let name = layout.names[position]
         defer { self[name] = value }
@@ -146,8 +169,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// the value it replaces.
     mutating func setValue(_ value: AttributeValue?, at position: Int, of layout: AttributeLayout) {
         if isLaidOut(as: layout) {
-            makeSlotsUnique()
-            slots[position] = value
+            setSlot(value, at: position)
         } else {
             self[layout.names[position]] = value
         }
