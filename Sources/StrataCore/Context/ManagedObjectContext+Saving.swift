@@ -236,8 +236,7 @@ extension ManagedObject {
             attributeValues[attribute.name] = source.attributeValues[attribute.name]
         }
         keepCommittedToOnes()
-        toOneValues = ToOneDestinations()
-        for (key, id) in snapshot.toOne { toOneValues[key] = try context.object(with: id) }
+        toOneValues = try Self.toOneDestinations(of: snapshot.toOne, in: context)
         for (key, ids) in snapshot.toMany {
             try loadToMany(key)
             toManyValues[key] = try .init(ids.map { try context.object(with: $0) })

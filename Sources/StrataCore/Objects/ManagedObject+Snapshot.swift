@@ -22,7 +22,7 @@ extension ManagedObject {
     func loadValues(_ snapshot: consuming ObjectSnapshot, in context: ManagedObjectContext) throws {
         // Maps that are and stay empty (a fault's, mostly) are left as they are.
         if !snapshot.toOne.isEmpty || !toOneValues.isEmpty {
-            toOneValues = try Self.destinations(of: snapshot.toOne, in: context)
+            toOneValues = try Self.toOneDestinations(of: snapshot.toOne, in: context)
         }
         if let relationshipState {
             relationshipState.toManyValues = NameMap()
@@ -41,10 +41,10 @@ extension ManagedObject {
         isFault = false
     }
 
-    /// The objects of `context` for the to-one destinations `ids`. The IDs are read where the
-    /// map keeps them, borrowed: a `for` loop over the map copied (retained and released) each
-    /// name and ID on the way.
-    private static func destinations(of ids: borrowing NameMap<ManagedObjectID>, in context: ManagedObjectContext) throws -> ToOneDestinations {
+    /// The objects of `context` for the to-one destinations `ids` (a snapshot's). The IDs are
+    /// read where the map keeps them, borrowed: a `for` loop over the map copied (retained and
+    /// released) each name and ID on the way.
+    static func toOneDestinations(of ids: borrowing NameMap<ManagedObjectID>, in context: ManagedObjectContext) throws -> ToOneDestinations {
         var destinations = ToOneDestinations()
         for index in ids.entries.indices {
             destinations[ids.entries[index].name] = try context.object(with: ids.entries[index].value)

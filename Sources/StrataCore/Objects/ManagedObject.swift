@@ -22,7 +22,8 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     }
     // The public properties above are computed: another module reads a public stored property
     // of a class in place, with a run-time exclusivity check that costs several times the call.
-    // The ID is yielded, not returned: reading one of its parts copies (retains) nothing.
+    // The ID is yielded: a caller in another module that reads one of its parts copies it (a
+    // retain and a release), which costs less than the check.
     /// The storage of ``objectID``.
     @exclusivity(unchecked) private final var storedObjectID: ManagedObjectID
     // The state below is read for every value read and written for every value set, on the

@@ -97,10 +97,6 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         self.init(scope: scope, key: .permanent(primaryKey))
     }
 
-    init(entityName: String, storeIdentifier: String?, key: Key) {
-        self.init(scope: .named(entityName, in: storeIdentifier), key: key)
-    }
-
     init(scope: ObjectIDScope, key: Key) {
         self.scope = scope
         self.key = key
@@ -166,10 +162,10 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         case "p":
             guard !store.isEmpty, !rest.isEmpty, rest.allSatisfy(\.isASCII), rest.allSatisfy(\.isNumber),
                   let pk = Int64(rest), pk > 0 else { return nil }
-            self.init(entityName: entity, storeIdentifier: store, key: .permanent(pk))
+            self.init(scope: .named(entity, in: store), key: .permanent(pk))
         case "t":
             guard store.isEmpty, let uuid = UUID(uuidString: String(rest)) else { return nil }
-            self.init(entityName: entity, storeIdentifier: nil, key: Self.temporaryKey(uuid))
+            self.init(scope: .named(entity, in: nil), key: Self.temporaryKey(uuid))
         default:
             return nil
         }
