@@ -24,7 +24,7 @@ struct PrimaryKeyTableTests {
         return keys.allSatisfy { key in table[key]?.toOpaque() == expected[key].map { Unmanaged.passUnretained($0).toOpaque() } }
     }
 
-    @Test("Random inserts, look-ups that insert, replacements and removals agree with a dictionary", arguments: [
+    @Test("Random inserts, look-ups that insert, replacements and removals agree with a dictionary, and say what they replaced or removed", arguments: [
         "sequential", "spread", "high bits",
     ])
     func agreesWithDictionary(keys kind: String) throws {
@@ -42,12 +42,21 @@ struct PrimaryKeyTableTests {
         for step in 0..<20_000 {
             let key = keySpace[Int(random.next() % UInt64(keySpace.count))]
             let object = objects[Int(random.next() % UInt64(objects.count))]
-            switch random.next() % 5 {
+            switch random.next() % 7 {
             case 0, 1:
                 table[key] = Unmanaged.passUnretained(object)
                 expected[key] = object
             case 2:
                 table[key] = nil
+                expected[key] = nil
+            case 5:
+                // Replaced, answering what it replaced: how the registry unmarks a replaced object.
+                let replaced = table.updateValue(Unmanaged.passUnretained(object), forKey: key)
+                #expect(replaced?.toOpaque() == expected[key].map { Unmanaged.passUnretained($0).toOpaque() }, "after step \(step)")
+                expected[key] = object
+            case 6:
+                let removed = table.removeValue(forKey: key)
+                #expect(removed?.toOpaque() == expected[key].map { Unmanaged.passUnretained($0).toOpaque() }, "after step \(step)")
                 expected[key] = nil
             case 3:
                 // Looked up, and kept only when the key holds nothing: what registering a fault does.

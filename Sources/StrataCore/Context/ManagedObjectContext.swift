@@ -38,7 +38,19 @@ public final class ManagedObjectContext {
     // The bookkeeping below is read and written for every object a fetch or a save touches, on
     // the context's own queue only, and never while another access to it is open: it is exempt
     // from run-time exclusivity checks, which cost more than the work they guard.
-    @exclusivity(unchecked) var registry = ObjectRegistry()
+    @exclusivity(unchecked) private var settledRegistry = ObjectRegistry()
+    /// The registered objects, each entry a live object: the entries of objects freed since the
+    /// last use are taken out first (see ``ContextLink/freedObjects``).
+    var registry: ObjectRegistry {
+        _read {
+            settleFreedObjects()
+            yield settledRegistry
+        }
+        _modify {
+            settleFreedObjects()
+            yield &settledRegistry
+        }
+    }
     /// The objects inserted, changed and deleted since the last save, in the order they were.
     @exclusivity(unchecked) var changeLists = ChangeLists()
     /// Objects inserted since the last save.
@@ -103,6 +115,11 @@ public final class ManagedObjectContext {
     /// the others free themselves and what they hold when their last user lets go.
     func letGoOfObjects() {
         objectsLink.end()
+        if settledRegistry.count == objectsLink.freedObjects.count {
+            // Every registered object was freed: none to visit, none to look up.
+            objectsLink.freedObjects = []
+            settledRegistry.removeAll()
+        }
         let changed = changeLists.all
         changeLists.forgetAll()   // cutting them loose below clears their pending changes
         // Retained while being cut loose: cutting one loose can free another.
@@ -110,6 +127,19 @@ public final class ManagedObjectContext {
         registry.removeAll()
         for object in changed { object.detach() }
         for object in cyclic { object.detach() }
+    }
+
+    /// Takes the entries of the objects freed since the registry was last used out of it.
+    @inline(__always)
+    private func settleFreedObjects() {
+        if !objectsLink.freedObjects.isEmpty { removeFreedObjects() }
+    }
+
+    private func removeFreedObjects() {
+        // Taken off the link first: an object freed meanwhile lists itself anew.
+        let freed = objectsLink.freedObjects
+        objectsLink.freedObjects = []
+        for object in freed { settledRegistry.remove(object.objectID, ifHolding: object.entry) }
     }
 
     /// Gives the objects registered from now on a new link, once the old one has ended.

@@ -7,11 +7,13 @@
 /// of its ID makes a new fault.
 ///
 /// The references are unowned and unretained, without the cost of weak references: a registered
-/// object unregisters itself when it is freed (``ManagedObject``'s `deinit` calls
-/// ``remove(_:ifHolding:)`` while its context holds it), and a context unregisters an object
-/// before cutting it loose (`detach()` clears the object's context), or empties the registry
-/// when it lets go of all its objects at once (a reset, or the context going). So every entry
-/// is a live object.
+/// object that is freed lists itself on its context's link (``ContextLink/freedObjects``), and
+/// the context takes those entries out (``remove(_:ifHolding:)``) before it next uses the
+/// registry; a context unregisters an object before cutting it loose (`detach()` clears the
+/// object's context), or empties the registry when it lets go of all its objects at once (a
+/// reset, or the context going). So every entry the context reads is a live object. Each object
+/// knows whether it is registered (``ManagedObject/isRegistered``, kept here), so that the freed
+/// ones listed are exactly the entries of freed objects.
 ///
 /// Objects with permanent IDs are kept in one table per entity and store, by primary key
 /// (``PrimaryKeyTables``): an entry is a key and a reference, and a table is found by comparing
@@ -48,14 +50,24 @@ struct ObjectRegistry {
         }
         set {
             if let newValue {
+                newValue.isRegistered = true
                 register(Entry.passUnretained(newValue), for: objectID)
-            } else if objectID.primaryKey != nil {
-                permanent[objectID] = nil
             } else {
-                fileTemporaryBacklog()
-                temporary[objectID] = nil
+                unregister(objectID)
             }
         }
+    }
+
+    /// Unregisters the object registered for `objectID`, which is alive, if there is one.
+    private mutating func unregister(_ objectID: ManagedObjectID) {
+        let removed: Entry?
+        if objectID.primaryKey != nil {
+            removed = permanent.removeValue(for: objectID)
+        } else {
+            fileTemporaryBacklog()
+            removed = temporary.removeValue(forKey: objectID)
+        }
+        removed?.takeUnretainedValue().isRegistered = false
     }
 
     /// The object registered for `objectID`, or the one `make` makes, registered for it: one
@@ -72,20 +84,24 @@ struct ObjectRegistry {
         var made: ManagedObject?
         let entry = try permanent.value(for: objectID) {
             let object = try make()
+            object.isRegistered = true
             made = object
             return Entry.passUnretained(object)
         }
         return made ?? entry.takeUnretainedValue()
     }
 
-    /// Registers the object of `entry` for `objectID`, without retaining it (nor reading it).
+    /// Registers the object of `entry`, marked registered, for `objectID`, without retaining it
+    /// (nor reading it). Another object registered for the ID until now is no longer.
     private mutating func register(_ entry: Entry, for objectID: ManagedObjectID) {
-        guard objectID.primaryKey != nil else {
+        let replaced: Entry?
+        if objectID.primaryKey != nil {
+            replaced = permanent.updateValue(entry, for: objectID)
+        } else {
             fileTemporaryBacklog()
-            temporary[objectID] = entry
-            return
+            replaced = temporary.updateValue(entry, forKey: objectID)
         }
-        permanent[objectID] = entry
+        if let replaced, replaced.toOpaque() != entry.toOpaque() { replaced.takeUnretainedValue().isRegistered = false }
     }
 
     /// Every registered object (strong references, so they stay alive while in use).
@@ -110,15 +126,19 @@ struct ObjectRegistry {
 
     /// Registers a newly inserted object by its temporary ID, which no object has yet.
     mutating func register(inserted object: ManagedObject) {
+        object.isRegistered = true
         temporaryBacklog.append((object.objectID, Entry.passUnretained(object)))
     }
 
-    /// Unregisters everything.
+    /// Unregisters everything, as the context ends the link its objects hold (their marks are
+    /// left as they are: an object of an ended link lists itself nowhere).
     mutating func removeAll() {
         self = ObjectRegistry()
     }
 
-    /// Unregisters `objectID` if `object` is what it is registered to: what a freed object asks.
+    /// Unregisters `objectID` if `object` is what it is registered to (a reference compared,
+    /// never read, and the object's mark left as it is): what the context asks for each freed
+    /// object listed on its link.
     mutating func remove(_ objectID: ManagedObjectID, ifHolding object: Entry) {
         guard objectID.primaryKey != nil else {
             fileTemporaryBacklog()

@@ -77,12 +77,27 @@ struct PrimaryKeyTable<Entry> {
     subscript(key: Int64) -> Entry? {
         get { slot(of: key).flatMap { slots[$0].entry } }
         set {
-            guard let newValue else {
-                if let index = slot(of: key) { removeSlot(at: index) }
-                return
-            }
-            insert(newValue, for: key)
+            if let newValue { updateValue(newValue, forKey: key) } else { removeValue(forKey: key) }
         }
+    }
+
+    /// Keeps `entry` for `key` and returns the value it replaces, if any.
+    @discardableResult
+    mutating func updateValue(_ entry: Entry, forKey key: Int64) -> Entry? {
+        if let index = slot(of: key) {
+            defer { slots[index].entry = entry }
+            return slots[index].entry
+        }
+        insertNew(entry, for: key)
+        return nil
+    }
+
+    /// Removes the value for `key` and returns it, if there was one.
+    @discardableResult
+    mutating func removeValue(forKey key: Int64) -> Entry? {
+        guard let index = slot(of: key) else { return nil }
+        defer { removeSlot(at: index) }
+        return slots[index].entry
     }
 
     /// Removes `key` if its value is one `isHeld` accepts.
@@ -100,14 +115,6 @@ struct PrimaryKeyTable<Entry> {
         var size = 8
         while size * 3 < capacity * 4 { size *= 2 }
         if size > slots.count { resize(to: size) }
-    }
-
-    private mutating func insert(_ entry: Entry, for key: Int64) {
-        if let index = slot(of: key) {
-            slots[index].entry = entry
-            return
-        }
-        insertNew(entry, for: key)
     }
 
     /// The value for `key`, or the one `make` gives, kept for it: one look-up for both.

@@ -97,6 +97,18 @@ struct PrimaryKeyTables<Entry> {
         }
     }
 
+    /// Keeps `entry` for `objectID`, a permanent ID, and returns the value it replaces, if any.
+    mutating func updateValue(_ entry: Entry, for objectID: ManagedObjectID) -> Entry? {
+        guard let key = objectID.primaryKey, let index = tableIndex(of: objectID, creating: true) else { return nil }
+        return tables[index].updateValue(entry, forKey: key)
+    }
+
+    /// Removes the value for `objectID`, a permanent ID, and returns it, if there was one.
+    mutating func removeValue(for objectID: ManagedObjectID) -> Entry? {
+        guard let key = objectID.primaryKey, let index = tableIndex(of: objectID, creating: false) else { return nil }
+        return tables[index].removeValue(forKey: key)
+    }
+
     /// The value for `objectID`, a permanent ID, or the one `make` gives, kept for it: one look-up
     /// of the table and the key for both.
     mutating func value(for objectID: ManagedObjectID, orInsert make: () throws -> Entry) rethrows -> Entry {

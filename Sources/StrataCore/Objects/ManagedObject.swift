@@ -37,6 +37,10 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     /// Whether the object was cut loose from its context (deleted and saved, rolled back as an
     /// insert, or cut loose as its context went).
     @exclusivity(unchecked) final var isDetached = false
+    /// Whether the registry of the context of ``contextLink`` holds this object: set and
+    /// cleared by ``ObjectRegistry`` only, so that a freed object lists itself on the link
+    /// exactly when it has an entry there to take out.
+    @exclusivity(unchecked) final var isRegistered = false
     /// Which change list of its context holds the object.
     @exclusivity(unchecked) var pendingChange = PendingChange.none
     /// Whether the saved to-ones are the object's current to-one destinations, which then are
@@ -124,11 +128,12 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     }
 
     deinit {
-        // The context holds its objects unretained: a freed object leaves its registry. The link
-        // is read in place: an ended context (the usual case when many objects go at once) has
-        // let go of its registry already, and is told without retaining the link.
-        guard contextLink?.isEnded == false, let context = contextLink?.context else { return }
-        context.registry.remove(objectID, ifHolding: Unmanaged.passUnretained(self))
+        // The context holds its objects unretained: a freed object leaves its registry, listed
+        // on the link for the context to take out before it next uses the registry. The context
+        // itself is not touched (no weak reference loaded, no count raised), and a context that
+        // ends first, or ends with nothing but freed objects registered, never looks them up.
+        guard isRegistered, let contextLink, !contextLink.isEnded else { return }
+        contextLink.freedObjects.append(ContextLink.FreedObject(objectID: objectID, entry: Unmanaged.passUnretained(self)))
     }
 
     /// The entity name a subclass stands for; by default the class's own name.
