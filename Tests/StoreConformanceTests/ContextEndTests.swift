@@ -7,28 +7,6 @@ import Testing
 /// used, and objects that referenced each other are freed once nothing else uses them.
 @Suite("Objects outliving their context")
 struct ContextEndTests {
-    /// `Husband.wife` ⇄ `Wife.husband`: two to-ones that are each other's inverse.
-    private static func couples() throws -> ManagedObjectModel {
-        try ManagedObjectModel {
-            EntityDescription("Husband") {
-                Attribute("name", .string)
-                Relationship("wife", to: "Wife", inverse: "husband")
-            }
-            EntityDescription("Wife") {
-                Attribute("name", .string)
-                Relationship("husband", to: "Husband", inverse: "wife")
-            }
-        }
-    }
-
-    /// Weak references to objects, to see whether they were freed.
-    private struct Watched {
-        weak var first: ManagedObject?
-        weak var second: ManagedObject?
-        weak var third: ManagedObject?
-        var isFreed: Bool { first == nil && second == nil && third == nil }
-    }
-
     /// Acme with Ann and Bob, saved; returns the context (for its coordinator) and Acme's ID.
     private func seedCompany(_ store: StoreUnderTest) throws -> (ManagedObjectContext, ManagedObjectID) {
         let context = try store.makeContext(model: SampleModels.company())
@@ -69,7 +47,7 @@ struct ContextEndTests {
     @Test("Objects holding each other through to-ones alone are freed when their context goes",
           arguments: StoreUnderTest.all)
     func toOneCycleFreed(store: StoreUnderTest) throws {
-        let seeded = try store.makeContext(model: Self.couples())
+        let seeded = try store.makeContext(model: SampleModels.couples())
         let husband = try seeded.insert("Husband", ["name": "Hal"])
         let wife = try seeded.insert("Wife", ["name": "Wyn"])
         try husband.setValue(wife, forKey: "wife")

@@ -9,36 +9,15 @@ import Testing
 /// had left at once.
 @Suite("Objects freed while their context lives")
 struct FreedObjectTests {
-    /// `Husband.wife` ⇄ `Wife.husband`: two to-ones that are each other's inverse.
-    private static func couples() throws -> ManagedObjectModel {
-        try ManagedObjectModel {
-            EntityDescription("Husband") {
-                Attribute("name", .string)
-                Relationship("wife", to: "Wife", inverse: "husband")
-            }
-            EntityDescription("Wife") {
-                Attribute("name", .string)
-                Relationship("husband", to: "Husband", inverse: "wife")
-            }
-        }
-    }
-
     /// Hal and Wyn married, and two husbands alone, Gus and Gil, saved.
     private func seedCouples(_ store: StoreUnderTest) throws -> (context: ManagedObjectContext, hal: ManagedObjectID, loners: [ManagedObjectID]) {
-        let context = try store.makeContext(model: Self.couples())
+        let context = try store.makeContext(model: SampleModels.couples())
         let hal = try context.insert("Husband", ["name": "Hal"])
         let wyn = try context.insert("Wife", ["name": "Wyn"])
         try hal.setValue(wyn, forKey: "wife")
         let loners = try ["Gus", "Gil"].map { try context.insert("Husband", ["name": $0]) }
         try context.save()
         return (context, hal.objectID, loners.map(\.objectID))
-    }
-
-    /// Weak references to two objects, to see whether they were freed.
-    private struct Watched {
-        weak var first: ManagedObject?
-        weak var second: ManagedObject?
-        var isFreed: Bool { first == nil && second == nil }
     }
 
     /// Loads Hal and his wife in `context` (each holding the other: a cycle) and returns them

@@ -64,6 +64,14 @@ func sortedRequest(
                  fetchLimit: limit, fetchOffset: offset)
 }
 
+/// Weak references to objects, to see whether they were freed.
+struct Watched {
+    weak var first: ManagedObject?
+    weak var second: ManagedObject?
+    weak var third: ManagedObject?
+    var isFreed: Bool { first == nil && second == nil && third == nil }
+}
+
 /// A thread-safe list that `@Sendable` observers append to.
 final class Recorder<Element: Sendable>: Sendable {
     private let storage = Mutex<[Element]>([])

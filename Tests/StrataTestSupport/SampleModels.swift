@@ -113,6 +113,21 @@ public enum SampleModels {
         }
     }
 
+    /// `Husband.wife` ⇄ `Wife.husband`: two to-ones that are each other's inverse, so that two
+    /// loaded objects hold each other (a cycle of strong references).
+    public static func couples() throws -> ManagedObjectModel {
+        try ManagedObjectModel {
+            EntityDescription("Husband") {
+                Attribute("name", .string)
+                Relationship("wife", to: "Wife", inverse: "husband")
+            }
+            EntityDescription("Wife") {
+                Attribute("name", .string)
+                Relationship("husband", to: "Husband", inverse: "wife")
+            }
+        }
+    }
+
     /// Inheritance with a concrete parent: `Person` → `Teacher` (and `Person` → `Pupil`).
     public static func school() throws -> ManagedObjectModel {
         try ManagedObjectModel {
