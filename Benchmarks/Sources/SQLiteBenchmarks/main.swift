@@ -10,10 +10,13 @@ import Foundation
 //   (default 3) is kept.
 // SQLiteBenchmarks --phase PHASE --engine ENGINE --count N FILE
 //   Runs one phase and prints one RESULT line (what the parent runs).
+// SQLiteBenchmarks --sql-shape STRATA_FILE RAW_FILE [--runs N]
+//   Times the indexed fetch's SQL alone, Strata's and the C API's (see SQLShape.swift).
 
 let usage = """
     usage: SQLiteBenchmarks [count] [--runs N] [--iterate N | --no-iterate] [--engines ENGINE,...] [--only PHASE,...] [--keep]
            SQLiteBenchmarks --phase PHASE --engine ENGINE --count N FILE
+           SQLiteBenchmarks --sql-shape STRATA_FILE RAW_FILE [--runs N]
     phases: \(Phase.allCases.map(\.rawValue).joined(separator: ", "))
     engines: \(Engine.allCases.map(\.rawValue).joined(separator: ", "))
     """
@@ -32,6 +35,7 @@ var engineName: String?
 var engines = Engine.allCases
 var only: Set<Phase>?
 var keepFiles = false
+var sqlShape = false
 var positional: [String] = []
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -51,6 +55,7 @@ while !arguments.isEmpty {
     case "--iterate": iterationCount = number()
     case "--no-iterate": iterationCount = 0
     case "--keep": keepFiles = true
+    case "--sql-shape": sqlShape = true
     case "--engines":
         engines = value().split(separator: ",").map { name in
             guard let engine = Engine(rawValue: String(name)) else { fail("unknown engine \(name)\n\(usage)") }
@@ -66,6 +71,18 @@ while !arguments.isEmpty {
         if argument.hasPrefix("-") { fail("unknown option \(argument)\n\(usage)") }
         positional.append(argument)
     }
+}
+
+// MARK: The SQL alone
+
+if sqlShape {
+    guard positional.count == 2 else { fail("--sql-shape needs the Strata store's file and the C API's\n\(usage)") }
+    do {
+        try SQLShape.run(strataFile: positional[0], rawFile: positional[1], rounds: runs)
+    } catch {
+        fail("sql-shape: \(error)")
+    }
+    exit(0)
 }
 
 // MARK: Child: one phase of one engine
