@@ -16,19 +16,6 @@ final class ContextLink {
     /// Whether the context let go of the objects holding this link.
     var isEnded: Bool { ended.load(ordering: .acquiring) }
 
-    /// The objects freed while registered through this link, not yet taken out of the registry:
-    /// a freed object only lists itself here, and the context settles the list before its next
-    /// use of the registry (see ``ManagedObjectContext/registry``). A context that ends with only
-    /// freed objects registered drops the list with the registry, unread.
-    @exclusivity(unchecked) var freedObjects: [FreedObject] = []
-
-    /// A registered object that was freed: its ID and the reference it was registered by, to
-    /// compare with and never read.
-    struct FreedObject {
-        let objectID: ManagedObjectID
-        let entry: Unmanaged<ManagedObject>
-    }
-
     /// Lets go of every object holding this link.
     func end() { ended.store(true, ordering: .releasing) }
 }

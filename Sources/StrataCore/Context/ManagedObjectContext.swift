@@ -40,7 +40,7 @@ public final class ManagedObjectContext {
     // from run-time exclusivity checks, which cost more than the work they guard.
     @exclusivity(unchecked) private var settledRegistry = ObjectRegistry()
     /// The registered objects, each entry a live object: the entries of objects freed since the
-    /// last use are taken out first (see ``ContextLink/freedObjects``).
+    /// last use are taken out first (see ``freedObjects``).
     var registry: ObjectRegistry {
         _read {
             settleFreedObjects()
@@ -82,6 +82,19 @@ public final class ManagedObjectContext {
         let scope: ObjectIDScope
     }
     var changeContinuations: [UUID: AsyncStream<ContextNotification>.Continuation] = [:]
+    /// The objects freed while registered here, not yet taken out of the registry: a freed
+    /// object only lists itself, and the registry is settled before its next use
+    /// (``registry``). A context that ends with only freed objects registered drops the list
+    /// with the registry, unread.
+    @exclusivity(unchecked) var freedObjects: [FreedObject] = []
+
+    /// A registered object that was freed: its ID and the reference it was registered by, to
+    /// compare with and never read.
+    struct FreedObject {
+        let objectID: ManagedObjectID
+        let entry: Unmanaged<ManagedObject>
+    }
+
     /// The link every object registered here holds (a new one after each reset).
     private(set) var objectsLink = ContextLink()
 
@@ -115,9 +128,9 @@ public final class ManagedObjectContext {
     /// the others free themselves and what they hold when their last user lets go.
     func letGoOfObjects() {
         objectsLink.end()
-        if settledRegistry.count == objectsLink.freedObjects.count {
+        if settledRegistry.count == freedObjects.count {
             // Every registered object was freed: none to visit, none to look up.
-            objectsLink.freedObjects = []
+            freedObjects = []
             settledRegistry.removeAll()
         }
         let changed = changeLists.all
@@ -132,13 +145,13 @@ public final class ManagedObjectContext {
     /// Takes the entries of the objects freed since the registry was last used out of it.
     @inline(__always)
     private func settleFreedObjects() {
-        if !objectsLink.freedObjects.isEmpty { removeFreedObjects() }
+        if !freedObjects.isEmpty { removeFreedObjects() }
     }
 
     private func removeFreedObjects() {
-        // Taken off the link first: an object freed meanwhile lists itself anew.
-        let freed = objectsLink.freedObjects
-        objectsLink.freedObjects = []
+        // Taken off the list first: an object freed meanwhile lists itself anew.
+        let freed = freedObjects
+        freedObjects = []
         for object in freed { settledRegistry.remove(object.objectID, ifHolding: object.entry) }
     }
 

@@ -7,7 +7,7 @@
 /// of its ID makes a new fault.
 ///
 /// The references are unowned and unretained, without the cost of weak references: a registered
-/// object that is freed lists itself on its context's link (``ContextLink/freedObjects``), and
+/// object that is freed lists itself with its context (``ManagedObjectContext/freedObjects``), and
 /// the context takes those entries out (``remove(_:ifHolding:)``) before it next uses the
 /// registry; a context unregisters an object before cutting it loose (`detach()` clears the
 /// object's context), or empties the registry when it lets go of all its objects at once (a

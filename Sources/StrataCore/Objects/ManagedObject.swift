@@ -129,11 +129,13 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
 
     deinit {
         // The context holds its objects unretained: a freed object leaves its registry, listed
-        // on the link for the context to take out before it next uses the registry. The context
-        // itself is not touched (no weak reference loaded, no count raised), and a context that
-        // ends first, or ends with nothing but freed objects registered, never looks them up.
-        guard isRegistered, let contextLink, !contextLink.isEnded else { return }
-        contextLink.freedObjects.append(ContextLink.FreedObject(objectID: objectID, entry: Unmanaged.passUnretained(self)))
+        // for the context to take out before it next uses the registry; a context that ends
+        // first, or ends with nothing but freed objects registered, never looks them up. The
+        // context is held while the object lists itself (loaded through the link's weak
+        // reference, which is nil once the context is going): its last reference may go on
+        // another thread, and a context going away does not read its list while it is written.
+        guard isRegistered, let contextLink, !contextLink.isEnded, let context = contextLink.context else { return }
+        context.freedObjects.append(ManagedObjectContext.FreedObject(objectID: objectID, entry: Unmanaged.passUnretained(self)))
     }
 
     /// The entity name a subclass stands for; by default the class's own name.
