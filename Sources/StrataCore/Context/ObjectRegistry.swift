@@ -138,7 +138,7 @@ struct ObjectRegistry {
 
     /// Unregisters `objectID` if `object` is what it is registered to (a reference compared,
     /// never read, and the object's mark left as it is): what the context asks for each freed
-    /// object listed on its link.
+    /// object listed with it.
     mutating func remove(_ objectID: ManagedObjectID, ifHolding object: Entry) {
         guard objectID.primaryKey != nil else {
             fileTemporaryBacklog()

@@ -38,7 +38,7 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     /// insert, or cut loose as its context went).
     @exclusivity(unchecked) final var isDetached = false
     /// Whether the registry of the context of ``contextLink`` holds this object: set and
-    /// cleared by ``ObjectRegistry`` only, so that a freed object lists itself on the link
+    /// cleared by ``ObjectRegistry`` only, so that a freed object lists itself with its context
     /// exactly when it has an entry there to take out.
     @exclusivity(unchecked) final var isRegistered = false
     /// Which change list of its context holds the object.
