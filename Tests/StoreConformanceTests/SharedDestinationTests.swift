@@ -80,4 +80,40 @@ struct SharedDestinationTests {
         #expect(try again.prefix(3).map { try $0.value(forKey: "folder", as: ManagedObject.self)?.value(forKey: "name", as: String.self) }
             == [nil, "Folder 0", "Folder 0"])
     }
+
+    @Test("Long runs of objects with one destination, some already loaded, all point at the destination's one registered object",
+          arguments: StoreUnderTest.all)
+    func longRunsShareOneObject(_ store: StoreUnderTest) throws {
+        let (coordinator, _) = try store.makeCoordinator(model: model())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let folders = try (0..<2).map { try context.insert("Folder", ["name": "Folder \($0)"]) }
+        // More notes than a store hands on at a time, the first 1,500 in one folder, the rest in
+        // the other: runs of one destination that cross the hand-overs.
+        let count = 2_100
+        for rank in 0..<count {
+            let note = try context.insert("Note", ["rank": rank])
+            try note.setValue(folders[rank < 1_500 ? 0 : 1], forKey: "folder")
+        }
+        try context.save()
+
+        let fresh = context.freshContext()
+        // Notes loaded before the fetch are not filled again: the fetch passes over them mid-run.
+        let loadedFirst = try [3, 1_024, 1_499, 1_500, 2_000].map { rank in
+            let note = try #require(try fresh.fetch(FetchRequest(entityName: "Note",
+                predicate: try ObjectPredicate(format: "rank == %d", rank))).first)
+            _ = try note.value(forKey: "rank", as: Int64.self)
+            return note
+        }
+        let notes = try fresh.fetch(FetchRequest(entityName: "Note", sortDescriptors: [ObjectSortDescriptor(key: "rank")]))
+        #expect(notes.count == count)
+        let registered = try folders.map { try #require(fresh.registeredObject(for: $0.objectID)) }
+        var wrong: [Int] = []
+        for (rank, note) in notes.enumerated() {
+            let folder = try note.value(forKey: "folder", as: ManagedObject.self)
+            if folder !== registered[rank < 1_500 ? 0 : 1] { wrong.append(rank) }
+        }
+        #expect(wrong.isEmpty, "notes pointing elsewhere: \(wrong.prefix(10))")
+        #expect(loadedFirst.allSatisfy { note in notes.contains { $0 === note } })
+        #expect(try registered.map { try $0.value(forKey: "name", as: String.self) } == ["Folder 0", "Folder 1"])
+    }
 }

@@ -42,18 +42,30 @@ final class FetchedObjectMaker: SnapshotReceiver {
             swap(&made, &objects)
             swap(&filled, &filledSubclassObjects)
         }
+        // The to-one destinations of a run of snapshots that share them are found once.
+        var toOnes = ToOneResolver()
         let (start, filledStart) = (made.count, filled.count)
         let context = context
         while let snapshot = snapshots.popLast() {
             let object = try context.object(with: snapshot.objectID)
             if loadingValues, object.isFault, !object.isInvalidated {
-                try object.loadValues(consume snapshot, in: context)
+                let nextSharesToOnes = Self.lastSharesToOnes(of: snapshots, with: snapshot)
+                try object.loadValues(consume snapshot, in: context, resolvingToOnesWith: &toOnes, nextSharesThem: nextSharesToOnes)
                 if type(of: object) != ManagedObject.self { filled.append(object) }
             }
             made.append(consume object)
         }
         Self.reverse(&made, from: start)
         Self.reverse(&filled, from: filledStart)
+    }
+
+    /// Whether the last of `snapshots` (the next one made) has the very map of to-one
+    /// destinations `snapshot` has; read in place, without copying the snapshot.
+    private static func lastSharesToOnes(of snapshots: [ObjectSnapshot], with snapshot: borrowing ObjectSnapshot) -> Bool {
+        snapshots.withUnsafeBufferPointer { list in
+            guard let last = list.indices.last else { return false }
+            return list[last].toOne.sharesEntries(with: snapshot.toOne)
+        }
     }
 
     /// Reverses `list[start...]` in place, through its buffer: reversing the slice copied it out

@@ -20,9 +20,18 @@ extension ManagedObject {
     /// Fills the object from a stored snapshot without calling ``awakeFromFetch()``: the caller
     /// calls it once it runs no more under a store's lock.
     func loadValues(_ snapshot: consuming ObjectSnapshot, in context: ManagedObjectContext) throws {
+        var toOnes = ToOneResolver()
+        try loadValues(snapshot, in: context, resolvingToOnesWith: &toOnes, nextSharesThem: false)
+    }
+
+    /// Fills the object from a stored snapshot as ``loadValues(_:in:)`` does, its to-one
+    /// destinations found by `toOnes`, which keeps them for the next snapshot loaded when
+    /// `nextSharesThem` (``ToOneResolver``).
+    func loadValues(_ snapshot: consuming ObjectSnapshot, in context: ManagedObjectContext,
+                    resolvingToOnesWith toOnes: inout ToOneResolver, nextSharesThem: Bool) throws {
         // Maps that are and stay empty (a fault's, mostly) are left as they are.
         if !snapshot.toOne.isEmpty || !toOneValues.isEmpty {
-            toOneValues = try Self.toOneDestinations(of: snapshot.toOne, in: context)
+            toOneValues = try toOnes.destinations(of: snapshot.toOne, in: context, nextSharesThem: nextSharesThem)
         }
         if let relationshipState {
             relationshipState.toManyValues = NameMap()

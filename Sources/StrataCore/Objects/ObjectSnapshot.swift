@@ -23,7 +23,8 @@ public struct ObjectSnapshot: Sendable, Hashable {
         version: Int64 = 1,
         attributes: AttributeValues = AttributeValues(),
         toOne: NameMap<ManagedObjectID> = NameMap(),
-        toMany: [String: [ManagedObjectID]] = [:]
+        // `Dictionary()`, not `[:]`: a store makes a snapshot per row, and the literal is a call.
+        toMany: [String: [ManagedObjectID]] = Dictionary()
     ) {
         self.objectID = objectID
         self.version = version

@@ -125,6 +125,16 @@ public struct NameMap<Value>: ExpressibleByDictionaryLiteral, Sequence {
     /// Iterates the names with their values.
     @inlinable
     public func makeIterator() -> Iterator { Iterator(base: entries.makeIterator()) }
+
+    /// Whether the two maps have entries and keep them in one and the same storage: copies of
+    /// one map that neither changed since. While both maps live, their storage cannot be freed
+    /// and reused, so equal addresses mean one storage.
+    func sharesEntries(with other: NameMap) -> Bool {
+        guard !entries.isEmpty, entries.count == other.entries.count else { return false }
+        return entries.withUnsafeBufferPointer { mine in
+            other.entries.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
+        }
+    }
 }
 
 extension NameMap: Sendable where Value: Sendable {}

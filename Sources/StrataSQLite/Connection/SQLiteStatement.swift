@@ -149,7 +149,9 @@ final class SQLiteStatement {
     enum StorageClass {
         case integer, real, text, blob, null
 
-        /// The storage class SQLite's fundamental datatype code `type` names.
+        /// The storage class SQLite's fundamental datatype code `type` names: asked for every
+        /// column of every row read, so made in place.
+        @inline(__always)
         init(sqliteType type: Int32) {
             self = switch type {
             case SQLITE_INTEGER: .integer

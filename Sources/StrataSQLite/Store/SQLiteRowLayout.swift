@@ -38,6 +38,15 @@ final class SQLiteRowLayout {
     let table: SQLiteSchema.Table
     /// The entity's stored attributes that have a column, in the entity's order.
     let attributes: [Attribute]
+    /// The type and the position of each of ``attributes``, which the reader looks up for every
+    /// value of every row: a list of plain values, read without retaining a name.
+    let columnReads: [ColumnRead]
+
+    /// The type of an attribute and where its column sits in the row.
+    struct ColumnRead {
+        let type: AttributeType
+        let position: Int
+    }
     /// The index in ``attributes`` of the attribute at each slot of ``attributeLayout``; −1 for a
     /// slot without a column (a transient attribute).
     let attributeAtSlot: [Int]
@@ -113,6 +122,7 @@ final class SQLiteRowLayout {
                   let position = positions[column], let slot = attributeLayout.position(of: attribute.name) else { return nil }
             return Attribute(name: attribute.name, type: attribute.type, position: position, slot: slot)
         }
+        columnReads = attributes.map { ColumnRead(type: $0.type, position: $0.position) }
         var attributeAtSlot = Array(repeating: -1, count: attributeLayout.names.count)
         for (index, attribute) in attributes.enumerated() where attribute.slot < attributeAtSlot.count {
             attributeAtSlot[attribute.slot] = index

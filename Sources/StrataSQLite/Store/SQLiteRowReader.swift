@@ -178,8 +178,7 @@ final class SQLiteRowReader: SnapshotSource {
     /// The value of the attribute `layout.attributes[column]` in the current row of `row`.
     @inline(__always)
     private func attributeValue(_ row: SQLiteStatement, _ layout: SQLiteRowLayout, column attribute: Int, key: Int64) throws -> AttributeValue? {
-        let type = layout.attributes[attribute].type
-        let position = layout.attributes[attribute].position
+        let (type, position) = (layout.columnReads[attribute].type, layout.columnReads[attribute].position)
         // What the store writes for each type is read straight from the row, with what
         // `SQLiteValueCoding.decode` makes of it; anything else (a number stored as text or as a
         // BLOB, a value written by another program) is decoded from its SQLite value.
