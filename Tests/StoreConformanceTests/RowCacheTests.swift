@@ -130,4 +130,50 @@ struct RowCacheTests {
         #expect(names == (0..<10).map { "E\($0)" })
         #expect(counting.reads == 0, "all ten rows were still cached after fetching them again")
     }
+
+    @Test("fetches repeated over cached rows follow every save: changed, deleted and new rows, in order and range",
+          arguments: StoreUnderTest.all)
+    func repeatedFetchesFollowSaves(store: StoreUnderTest) throws {
+        let (coordinator, _) = try store.makeCoordinator(model: SampleModels.company())
+        let setup = ManagedObjectContext(coordinator: coordinator)
+        let people = try (0..<300).map { try setup.insert("Employee", ["name": "E\($0)", "salary": Double($0)]) }
+        try setup.save()
+        var names: [ManagedObjectID: (name: String, salary: Double)] = [:]
+        for (index, person) in people.enumerated() { names[person.objectID] = ("E\(index)", Double(index)) }
+
+        let request = FetchRequest(entityName: "Employee", predicate: try ObjectPredicate(format: "salary >= 40"),
+                                   sortDescriptors: [ObjectSortDescriptor(key: "salary", ascending: false)])
+        var ranged = request
+        ranged.fetchOffset = 15
+        ranged.fetchLimit = 100
+        func check(_ round: Int) throws {
+            let expected = names.values.filter { $0.salary >= 40 }.sorted { $0.salary > $1.salary }.map(\.name)
+            let context = ManagedObjectContext(coordinator: coordinator)
+            #expect(try context.fetch(request).map { try $0.string("name") } == expected, "round \(round)")
+            #expect(try context.fetch(ranged).map { try $0.string("name") } == Array(expected.dropFirst(15).prefix(100)),
+                    "round \(round)")
+        }
+        for round in 0..<4 {
+            try check(round)
+            // Between fetches another context renames some, deletes some and inserts some.
+            let writer = ManagedObjectContext(coordinator: coordinator)
+            let ids = names.sorted { $0.value.salary < $1.value.salary }.map(\.key)
+            for id in ids[(round * 50 + 45)...].prefix(7) {
+                let renamed = "R\(round) " + (names[id]?.name ?? "")
+                try writer.object(with: id).setValue(renamed, forKey: "name")
+                names[id]?.name = renamed
+            }
+            for id in ids[(round * 50 + 60)...].prefix(3) {
+                try writer.delete(writer.object(with: id))
+                names[id] = nil
+            }
+            let added = try (0..<3).map { index in
+                (try writer.insert("Employee", ["name": "N\(round).\(index)", "salary": 1000.5 + Double(round * 3 + index)]),
+                 "N\(round).\(index)", 1000.5 + Double(round * 3 + index))
+            }
+            try writer.save()
+            for (person, name, salary) in added { names[person.objectID] = (name, salary) }
+        }
+        try check(4)
+    }
 }

@@ -17,7 +17,7 @@ public final class CachedRows {
     /// The store the fetch asks, whose rows these are.
     private let storeIdentifier: String
     /// How many rows the fetch took from the cache.
-    private(set) var takenCount = 0
+    public private(set) var takenCount = 0
     /// The entity whose rows were asked for last, and whether the cache held any of them then.
     private var lastEntity: (name: String, isCached: Bool)?
 

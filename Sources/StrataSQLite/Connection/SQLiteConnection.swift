@@ -160,6 +160,22 @@ final class SQLiteConnection {
         }
     }
 
+    /// Runs `body` in one read transaction, so that every statement it runs reads the same
+    /// state of the file: a deferred `BEGIN` (the first read takes the read lock), committed when
+    /// `body` returns. Inside a transaction already open, `body` runs in that one.
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        guard !isInTransaction else { return try body() }
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
     /// Runs `body` inside a savepoint: released when it returns, rolled back to when it throws
     /// (the enclosing transaction goes on).
     func savepoint<T>(_ name: String, _ body: () throws -> T) throws -> T {

@@ -33,6 +33,13 @@ struct SQLFetchPlan {
     var rangedInSQL: Bool
     /// Whether the rows carry their values (they always do when memory has work left).
     var includesValues: Bool
+    /// The statement of a fetch that first reads only each row's `Z_PK`, `Z_ENT` and `Z_OPT`, in
+    /// `select`'s order and range, then takes the rows the coordinator's cache holds at that
+    /// version from it and reads the others whole (see
+    /// ``SQLiteRowReader/snapshotsCachedFirst(_:table:checksBlobs:into:runLength:handing:)``).
+    /// Where `checksOrderAfterReading`, a fourth column is 1 for a row whose sort keys hold a
+    /// number stored as a BLOB. Nil when the rows carry no values.
+    var cachedFirstSelect: SQLFragment?
     /// Why parts stayed in memory, for tests and diagnostics.
     var notes: [String]
     /// Whether the request's entities are every entity with rows in the table, so that no
@@ -89,10 +96,10 @@ struct SQLFetchPlan {
 
         // The order: every sort key in SQL, or none.
         var order: [SQLFragment] = []
+        var blobChecks: [SQLFragment] = []
         var sorted = residual.isEmpty
         if sorted {
             let mark = translator.top.mark
-            var blobChecks: [SQLFragment] = []
             for descriptor in request.sortDescriptors {
                 do {
                     let (term, blobCheck) = try Self.orderTerm(descriptor, translator: translator)
@@ -145,6 +152,11 @@ struct SQLFetchPlan {
         if rangedInSQL { body = body + .range(offset: request.fetchOffset, limit: request.fetchLimit) }
         self.body = body
         self.select = "SELECT \(SQLiteRowReader.selectList(table, alias: "t0", includesValues: includesValues)) " + body
+        if includesValues {
+            var keys = SQLFragment("SELECT " + SQLiteRowReader.selectList(table, alias: "t0", includesValues: false))
+            if checksOrderAfterReading { keys = keys + ", (" + SQLFragment.or(blobChecks) + ")" }
+            cachedFirstSelect = keys + " " + body
+        }
     }
 
     /// The conjuncts of a predicate, nested `AND`s flattened, in order.

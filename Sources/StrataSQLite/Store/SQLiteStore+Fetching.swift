@@ -38,10 +38,41 @@ extension SQLiteStore {
             // makes it grow as rows come, not as large as a run at once.
             var run: [ObjectSnapshot] = []
             run.reserveCapacity(min(expected, Self.handedRowCount))
-            try reader.snapshots(plan.select, table: plan.table, includesValues: plan.includesValues, caching: false,
-                                 into: &run, runLength: Self.handedRowCount) { try receiver.receive(&$0) }
+            var handed = 0
+            try readRows(plan, in: state, reader: reader, caching: false, into: &run, runLength: Self.handedRowCount) {
+                handed += $0.count
+                try receiver.receive(&$0)
+            }
+            handed += run.count
             if !run.isEmpty { try receiver.receive(&run) }
+            recordCacheShare(plan, rows: handed, reader: reader, in: state)
         }
+    }
+
+    /// Reads the rows `plan` selects into `list` as
+    /// ``SQLiteRowReader/snapshots(_:table:includesValues:caching:into:runLength:handing:)``
+    /// does, or cached-first (``SQLiteRowReader/snapshotsCachedFirst(_:table:checksBlobs:into:runLength:handing:)``,
+    /// in one read transaction) when the last fetch of the table found nearly every row in the
+    /// coordinator's cache (``SQLiteCachedRowShare``) and the reader's own cache is not wanted.
+    private func readRows(_ plan: SQLFetchPlan, in state: State, reader: SQLiteRowReader, caching: Bool,
+                          into list: inout [ObjectSnapshot], runLength: Int,
+                          handing hand: (inout [ObjectSnapshot]) throws -> Void) throws {
+        if !caching, reader.cachedRows != nil, let keysFirst = plan.cachedFirstSelect,
+           state.cachedRowShare.readsCachedFirst(plan.table.name) {
+            try state.connection.readTransaction {
+                try reader.snapshotsCachedFirst(keysFirst, table: plan.table, checksBlobs: plan.checksOrderAfterReading,
+                                                into: &list, runLength: runLength, handing: hand)
+            }
+        } else {
+            try reader.snapshots(plan.select, table: plan.table, includesValues: plan.includesValues, caching: caching,
+                                 into: &list, runLength: runLength, handing: hand)
+        }
+    }
+
+    /// Records what share of the `rows` a fetch with `plan` read came from the coordinator's cache.
+    private func recordCacheShare(_ plan: SQLFetchPlan, rows: Int, reader: SQLiteRowReader, in state: State) {
+        guard plan.includesValues, let cachedRows = reader.cachedRows else { return }
+        state.cachedRowShare.record(plan.table.name, rows: rows, cached: cachedRows.takenCount)
     }
 
     /// How many snapshots a fetch hands on at a time. Enough that the memory of each run's rows and
@@ -71,9 +102,10 @@ extension SQLiteStore {
             let candidates = try reader.snapshots(ofEntities: request.entityNames)
             return try SnapshotQuery.apply(request, to: candidates, source: reader, model: model)
         }
-        let rows = try reader.snapshots(plan.select, table: plan.table, includesValues: plan.includesValues,
-                                        caching: !plan.isComplete,
-                                        expectedRows: try expectedRowCount(request, plan, state.connection))
+        var rows: [ObjectSnapshot] = []
+        rows.reserveCapacity(try expectedRowCount(request, plan, state.connection))
+        try readRows(plan, in: state, reader: reader, caching: !plan.isComplete, into: &rows, runLength: .max) { _ in }
+        recordCacheShare(plan, rows: rows.count, reader: reader, in: state)
         let ordered = !plan.checksOrderAfterReading || !reader.readNumberStoredAsBlob
         if plan.isComplete, ordered { return rows }
         var rest = request

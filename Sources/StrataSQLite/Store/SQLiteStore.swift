@@ -34,6 +34,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         /// Whether each table may hold a row of an entity code none of its entities has, kept
         /// until another connection writes to the file.
         let strayRows: SQLiteStrayRowCheck
+        /// Which tables' fetches read cached-first.
+        let cachedRowShare = SQLiteCachedRowShare()
 
         init(connection: SQLiteConnection, identifier: String, metadata: [String: PropertyListValue], schema: SQLiteSchema) {
             self.connection = connection
