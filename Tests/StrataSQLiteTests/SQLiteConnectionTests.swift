@@ -86,6 +86,34 @@ struct SQLiteConnectionTests {
         #expect(!connection.isInTransaction)
     }
 
+    @Test("a read transaction reads one state of the file while another connection commits; inside a transaction it joins it")
+    func readTransactions() throws {
+        struct Stop: Error {}
+        let path = try database()
+        let reader = try SQLiteConnection(path: path)
+        try reader.execute("CREATE TABLE t (v INTEGER)")
+        try reader.run("INSERT INTO t VALUES (1)")
+        let writer = try SQLiteConnection(path: path)
+        let counts = try reader.readTransaction {
+            let before = try reader.scalar("SELECT count(*) FROM t")
+            try writer.run("INSERT INTO t VALUES (2)")
+            return [before, try reader.scalar("SELECT count(*) FROM t")]
+        }
+        #expect(counts == [.integer(1), .integer(1)], "the second read saw the state the first read saw")
+        #expect(!reader.isInTransaction)
+        #expect(try reader.scalar("SELECT count(*) FROM t") == .integer(2))
+
+        #expect(throws: Stop.self) { try reader.readTransaction { throw Stop() } }
+        #expect(!reader.isInTransaction, "a read transaction that throws ends")
+        try reader.transaction {
+            try reader.run("INSERT INTO t VALUES (3)")
+            let inside = try reader.readTransaction { try reader.scalar("SELECT count(*) FROM t") }
+            #expect(inside == .integer(3), "the read joined the open transaction and saw its insert")
+            #expect(reader.isInTransaction, "the enclosing transaction goes on")
+        }
+        #expect(try writer.scalar("SELECT count(*) FROM t") == .integer(3))
+    }
+
     @Test("errors carry the file, the SQL, SQLite's code and message")
     func errors() throws {
         let path = try database()

@@ -149,15 +149,7 @@ final class SQLiteConnection {
     /// `BEGIN IMMEDIATE` takes the write lock at once, so two writers queue on the busy timeout
     /// instead of failing half-way.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            if isInTransaction { try? execute("ROLLBACK") }
-            throw error
-        }
+        try transaction(beginning: "BEGIN IMMEDIATE", body)
     }
 
     /// Runs `body` in one read transaction, so that every statement it runs reads the same
@@ -165,7 +157,12 @@ final class SQLiteConnection {
     /// `body` returns. Inside a transaction already open, `body` runs in that one.
     func readTransaction<T>(_ body: () throws -> T) throws -> T {
         guard !isInTransaction else { return try body() }
-        try execute("BEGIN")
+        return try transaction(beginning: "BEGIN", body)
+    }
+
+    /// Runs `body` between `begin` and `COMMIT`, rolled back when it throws.
+    private func transaction<T>(beginning begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let result = try body()
             try execute("COMMIT")
