@@ -303,15 +303,9 @@ final class SQLiteRowReader: SnapshotSource {
     /// a read transaction rules out) is taken out of the list.
     private func fillMissing(_ missing: inout [Int64: Int], in list: inout [ObjectSnapshot], table: SQLiteSchema.Table) throws {
         guard !missing.isEmpty else { return }
-        let sql = "SELECT \(selectList(table)) FROM \(table.name) WHERE Z_PK IN "
-        for chunk in BatchSQL.inLists(missing.keys.sorted()) {
-            let statement = try connection.statement(sql + "(\(chunk.marks))")
-            defer { statement.reset() }
-            try statement.forEachRow(chunk.values) { row in
-                // The padding of the list repeats its last key: the first read fills the place.
-                guard let place = missing.removeValue(forKey: row.int64(0)) else { return }
-                list[place] = try snapshot(row, table)
-            }
+        try forEachRow(of: table, keys: missing.keys.sorted()) { row in
+            guard let place = missing.removeValue(forKey: row.int64(0)) else { return }
+            list[place] = try snapshot(row, table)
         }
         if !missing.isEmpty {
             for place in missing.values.sorted(by: >) { list.remove(at: place) }
@@ -386,16 +380,22 @@ final class SQLiteRowReader: SnapshotSource {
         }
         cache.reserveCapacity(cache.count + objectIDs.count)
         for (table, keys) in groups {
-            for list in BatchSQL.inLists(keys) {
-                let statement = try connection.statement("SELECT \(selectList(table)) FROM \(table.name) WHERE Z_PK IN (\(list.marks))")
-                try statement.forEachRow(list.values) { row in
-                    let found = try snapshot(row, table)
-                    cache[found.objectID] = found
-                }
-                statement.reset()
+            try forEachRow(of: table, keys: keys) { row in
+                let found = try snapshot(row, table)
+                cache[found.objectID] = found
             }
         }
         return objectIDs.compactMap { cache[$0] }
+    }
+
+    /// Runs `body` on each whole row of `table` whose `Z_PK` is among `keys` (selected with
+    /// ``selectList(_:)``), `IN` lists of at most 512 keys, each row once, in no promised order.
+    private func forEachRow(of table: SQLiteSchema.Table, keys: [Int64], _ body: (SQLiteStatement) throws -> Void) throws {
+        for list in BatchSQL.inLists(keys) {
+            let statement = try connection.statement("SELECT \(selectList(table)) FROM \(table.name) WHERE Z_PK IN (\(list.marks))")
+            defer { statement.reset() }
+            try statement.forEachRow(list.values, body)
+        }
     }
 
     func toMany(of snapshot: ObjectSnapshot, relationship: String) throws -> [ManagedObjectID] {
