@@ -257,6 +257,35 @@ for phase in shown {
     print("| " + cells.joined(separator: " | ") + " |")
 }
 
+// How far each engine's rounds of a phase lie apart, and the Strata store's time over the C
+// API's round by round (the two run seconds apart in each round): on a shared machine the
+// rounds of one engine can differ by half, and a slow stretch that misses the C API's fastest
+// round but none of Strata's moves the best-of ratio above without moving the code.
+print("\nRounds: fastest–slowest round of each engine, s; the Strata store ÷ the C API round by round, median\n")
+let roundsHeader = ["phase"] + engines.map { "\($0.title)" } + (engines.contains(.strata) && engines.contains(.raw) ? ["Strata ÷ C, median round"] : [])
+print("| " + roundsHeader.joined(separator: " | ") + " |")
+print("|" + roundsHeader.indices.map { $0 == 0 ? "---" : "---:" }.joined(separator: "|") + "|")
+/// The fastest and slowest rounds of `engine` in `phase`, and how far apart they are.
+@MainActor func roundSpread(_ engine: Engine, _ phase: Phase) -> String {
+    let times = (measured[engine]?[phase] ?? []).map(\.seconds)
+    guard let fastest = times.min(), let slowest = times.max(), fastest > 0 else { return "—" }
+    return seconds(fastest) + "–" + seconds(slowest) + String(format: " (%.2f×)", slowest / fastest)
+}
+/// The median over rounds of the Strata store's time over the C API's in the same round.
+@MainActor func medianRoundRatio(_ phase: Phase) -> String {
+    let strata = measured[.strata]?[phase] ?? [], raw = measured[.raw]?[phase] ?? []
+    let ratios = zip(strata, raw).filter { $0.1.seconds > 0 }.map { $0.0.seconds / $0.1.seconds }.sorted()
+    guard !ratios.isEmpty else { return "—" }
+    let middle = ratios.count / 2
+    let median = ratios.count % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2
+    return String(format: "%.2f×", median)
+}
+for phase in shown {
+    var cells = [phaseTitles[phase] ?? phase.rawValue] + engines.map { roundSpread($0, phase) }
+    if engines.contains(.strata) && engines.contains(.raw) { cells.append(medianRoundRatio(phase)) }
+    print("| " + cells.joined(separator: " | ") + " |")
+}
+
 print("\nPeak resident memory (VmHWM of the phase's process, highest of the rounds), MiB\n")
 let memoryHeader = ["phase"] + engines.map(\.title)
 print("| " + memoryHeader.joined(separator: " | ") + " |")
