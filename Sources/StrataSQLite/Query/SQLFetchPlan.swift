@@ -28,18 +28,14 @@ struct SQLFetchPlan {
     var sortedInSQL: Bool
     /// Whether that order holds only if no row read holds a number stored as a BLOB in a sort
     /// column: the rows are then sorted again in memory (whole rows of one table, no range).
-    var checksOrderAfterReading = false
+    var checksOrderAfterReading: Bool { storedAsBlobCheck != nil }
     /// Whether offset and limit are applied in SQL.
     var rangedInSQL: Bool
     /// Whether the rows carry their values (they always do when memory has work left).
     var includesValues: Bool
-    /// The statement of a fetch that first reads only each row's `Z_PK`, `Z_ENT` and `Z_OPT`, in
-    /// `select`'s order and range, then takes the rows the coordinator's cache holds at that
-    /// version from it and reads the others whole (see
-    /// ``SQLiteRowReader/snapshotsCachedFirst(_:table:checksBlobs:into:runLength:handing:)``).
-    /// Where `checksOrderAfterReading`, a fourth column is 1 for a row whose sort keys hold a
-    /// number stored as a BLOB. Nil when the rows carry no values.
-    var cachedFirstSelect: SQLFragment?
+    /// When the order is checked after reading: true for a row whose sort keys hold a number
+    /// stored as a BLOB; nil when SQL's order stands as it is.
+    var storedAsBlobCheck: SQLFragment?
     /// Why parts stayed in memory, for tests and diagnostics.
     var notes: [String]
     /// Whether the request's entities are every entity with rows in the table, so that no
@@ -49,6 +45,20 @@ struct SQLFetchPlan {
 
     /// Whether the rows are the answer as they are.
     var isComplete: Bool { residual == nil && rangedInSQL }
+
+    /// The statement of a fetch that first reads only each row's `Z_PK`, `Z_ENT` and `Z_OPT`, in
+    /// `select`'s order and range, then takes the rows the coordinator's cache holds at that
+    /// version from it and reads the others whole (see
+    /// ``SQLiteRowReader/snapshotsCachedFirst(_:table:checksBlobs:into:runLength:handing:)``).
+    /// Where `checksOrderAfterReading`, a fourth column is 1 for a row whose sort keys hold a
+    /// number stored as a BLOB. Nil when the rows carry no values. Made when asked for: most
+    /// fetches never read cached-first.
+    var cachedFirstSelect: SQLFragment? {
+        guard includesValues else { return nil }
+        var keys = SQLFragment("SELECT " + SQLiteRowReader.selectList(table, alias: "t0", includesValues: false))
+        if let storedAsBlobCheck { keys = keys + ", (" + storedAsBlobCheck + ")" }
+        return keys + " " + body
+    }
 
     /// The plan for `request`, or nil when its entities are not all in one table.
     ///
@@ -96,10 +106,10 @@ struct SQLFetchPlan {
 
         // The order: every sort key in SQL, or none.
         var order: [SQLFragment] = []
-        var blobChecks: [SQLFragment] = []
         var sorted = residual.isEmpty
         if sorted {
             let mark = translator.top.mark
+            var blobChecks: [SQLFragment] = []
             for descriptor in request.sortDescriptors {
                 do {
                     let (term, blobCheck) = try Self.orderTerm(descriptor, translator: translator)
@@ -116,7 +126,7 @@ struct SQLFetchPlan {
                 // Numbers stored as BLOBs (NaN, −0.0, decimals of more than 15 digits) would
                 // sort after every other in SQL. Every row is read whole and every sort column is
                 // the table's own: the reader sees any such number, and the store sorts again.
-                checksOrderAfterReading = true
+                storedAsBlobCheck = .or(blobChecks)
                 self.notes.append("sorted in SQL unless a row read holds a number stored as a BLOB")
             } else if sorted, !blobChecks.isEmpty {
                 // Only when no candidate holds a number stored as a BLOB does SQL order.
@@ -152,11 +162,6 @@ struct SQLFetchPlan {
         if rangedInSQL { body = body + .range(offset: request.fetchOffset, limit: request.fetchLimit) }
         self.body = body
         self.select = "SELECT \(SQLiteRowReader.selectList(table, alias: "t0", includesValues: includesValues)) " + body
-        if includesValues {
-            var keys = SQLFragment("SELECT " + SQLiteRowReader.selectList(table, alias: "t0", includesValues: false))
-            if checksOrderAfterReading { keys = keys + ", (" + SQLFragment.or(blobChecks) + ")" }
-            cachedFirstSelect = keys + " " + body
-        }
     }
 
     /// The conjuncts of a predicate, nested `AND`s flattened, in order.

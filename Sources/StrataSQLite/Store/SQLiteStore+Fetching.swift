@@ -57,8 +57,8 @@ extension SQLiteStore {
     private func readRows(_ plan: SQLFetchPlan, in state: State, reader: SQLiteRowReader, caching: Bool,
                           into list: inout [ObjectSnapshot], runLength: Int,
                           handing hand: (inout [ObjectSnapshot]) throws -> Void) throws {
-        if !caching, reader.cachedRows != nil, let keysFirst = plan.cachedFirstSelect,
-           state.cachedRowShare.readsCachedFirst(plan.table.name) {
+        if !caching, reader.cachedRows != nil, state.cachedRowShare.readsCachedFirst(plan.table.name),
+           let keysFirst = plan.cachedFirstSelect {
             try state.connection.readTransaction {
                 try reader.snapshotsCachedFirst(keysFirst, table: plan.table, checksBlobs: plan.checksOrderAfterReading,
                                                 into: &list, runLength: runLength, handing: hand)
