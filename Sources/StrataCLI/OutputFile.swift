@@ -4,7 +4,8 @@ import Foundation
 /// ever lost or seen half-written:
 ///
 /// - `-` is standard output;
-/// - a FIFO, character device or socket is written to directly (streamed, never replaced);
+/// - a FIFO, character device or socket is written to directly (streamed, never replaced), and
+///   so is anything named below `/dev/` or `/proc/` (`/dev/stdout`, `/dev/fd/3`);
 /// - a symbolic link is followed: its target is written, and the link stays a link;
 /// - a regular file is written under a temporary name in its folder and moved into place at the
 ///   end. Without `force` the final step is exclusive: it fails when the file exists, even one
@@ -45,6 +46,15 @@ struct OutputFile {
         if path == "-" {
             target = .standardOutput
             return
+        }
+        if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
+            // /dev/stdout, /dev/fd/N and the like: links to whatever the descriptor is, which
+            // is written to as it is, never replaced.
+            var status = stat()
+            if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+                target = .stream(path)
+                return
+            }
         }
         let resolved = try Self.followingLinks(path)
         var status = stat()
