@@ -174,6 +174,12 @@ final class Scratch {
     /// Runs `strata` and requires exit status 0 with nothing on standard error.
     @discardableResult
     func succeed(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        try succeed(arguments, sourceLocation: sourceLocation)
+    }
+
+    /// Runs `strata` with `arguments` and requires exit status 0 with nothing on standard error.
+    @discardableResult
+    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
         let result = try run(arguments)
         try #require(result.status == 0, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stderr.isEmpty, "\(result)", sourceLocation: sourceLocation)

@@ -53,7 +53,8 @@ struct NoSilentReplaceTests {
             }
             #expect(try scratch.export(destination).contains("\"Course/p1\""))
         }
-        #expect(try scratch.listing().allSatisfy { !$0.contains(".strata-tmp") }, "\(try scratch.listing())")
+        let listing = try scratch.listing()
+        #expect(listing.allSatisfy { !$0.contains(".strata-tmp") }, "\(listing)")
     }
 
     @Test("export and query --output refuse an existing file without --force and replace it with it")

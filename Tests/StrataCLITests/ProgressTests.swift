@@ -33,7 +33,7 @@ struct ProgressTests {
         let bar = Self.bar(recorder)
         recorder.advance(1)
         bar.update(10, of: 100)
-        #expect(recorder.received == "\r\u{1B}[Kwriting [###-------------------------] 10% 10/100 objects, 10 objects/s")
+        #expect(recorder.received == "\r\u{1B}[Kwriting [###---------------------------] 10% 10/100 objects, 10 objects/s")
         bar.finish()
         #expect(recorder.received.hasSuffix("\r\u{1B}[K"))
     }
@@ -96,5 +96,68 @@ struct ProgressTests {
             #expect(result.stderr.isEmpty, "\(result)")
             #expect(!result.stdout.contains("\r") && !result.stdout.contains("\u{1B}"), "\(result)")
         }
+    }
+
+    @Test("on a terminal, a conversion draws its progress on standard error and clears it; standard output stays clean")
+    func onATerminal() throws {
+        let pty = try #require(PseudoTerminal.open(), "no pseudo-terminal")
+        let master = pty.master
+        defer { close(master) }
+        let slavePath = pty.terminalPath
+        let terminal = try #require(FileHandle(forWritingAtPath: slavePath))
+        let scratch = try Scratch()
+        let store = scratch.path("school.sqlite")
+        let outURL = scratch.root.appendingPathComponent("terminal.out")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = try CLI.executable()
+        process.arguments = ["convert-store", CLI.sampleStore, store, "--model", CLI.model]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = terminal
+        try process.run()
+        process.waitUntilExit()
+        try terminal.close()
+        #expect(process.terminationStatus == 0)
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
+        while true {
+            let count = read(master, &buffer, buffer.count)
+            guard count > 0 else { break }
+            received.append(contentsOf: buffer[..<count])
+        }
+        let text = String(decoding: received, as: UTF8.self)
+        #expect(text.contains("\r\u{1B}[Kwriting ["), "\(text.debugDescription)")
+        #expect(text.contains("/12 objects, "), "\(text.debugDescription)")
+        #expect(text.contains(" objects/s"), "\(text.debugDescription)")
+        #expect(text.hasSuffix("\r\u{1B}[K"), "the bar was not cleared: \(text.debugDescription)")
+        let output = String(decoding: try Data(contentsOf: outURL), as: UTF8.self)
+        #expect(output.hasPrefix("\(store): 12 objects converted"), "\(output)")
+        #expect(!output.contains("\u{1B}"))
+    }
+}
+
+/// A pseudo-terminal for the tests, through the C library's functions looked up at run time
+/// (Swift's Glibc module does not declare the X/Open ones).
+enum PseudoTerminal {
+    private typealias OpenPT = @convention(c) (Int32) -> Int32
+    private typealias Grant = @convention(c) (Int32) -> Int32
+    private typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+
+    /// A new pseudo-terminal's controlling side and the path of its terminal side.
+    static func open() -> (master: Int32, terminalPath: String)? {
+        let library = UnsafeMutableRawPointer(bitPattern: 0)
+        guard let openpt = dlsym(library, "posix_openpt").map({ unsafeBitCast($0, to: OpenPT.self) }),
+              let grant = dlsym(library, "grantpt").map({ unsafeBitCast($0, to: Grant.self) }),
+              let unlock = dlsym(library, "unlockpt").map({ unsafeBitCast($0, to: Grant.self) }),
+              let name = dlsym(library, "ptsname").map({ unsafeBitCast($0, to: Name.self) }) else { return nil }
+        let master = openpt(O_RDWR | O_NOCTTY)
+        guard master >= 0 else { return nil }
+        guard grant(master) == 0, unlock(master) == 0, let path = name(master) else {
+            close(master)
+            return nil
+        }
+        return (master, String(cString: path))
     }
 }
