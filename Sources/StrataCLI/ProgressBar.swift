@@ -36,7 +36,7 @@ final class ProgressBar: @unchecked Sendable {
     private let unit: String
     private let sink: Sink
     private let now: @Sendable () -> Double
-    private let started: Double
+    private var started: Double
     private var done = 0
     private var total: Int?
     private var drawn: String?
@@ -61,12 +61,15 @@ final class ProgressBar: @unchecked Sendable {
         }
     }
 
-    /// Shows `done` of `total` (nil: not known), under a new `label` when given.
+    /// Shows `done` of `total` (nil: not known), under a new `label` when given (a new phase:
+    /// its rate is counted from then).
     func update(_ done: Int, of total: Int?, label: String? = nil) {
         guard sink.isTerminal else { return }
         lock.withLock {
             let relabelled = label.map { $0 != self.label } ?? false
             if let label { self.label = label }
+            // A new phase counts its own rate.
+            if relabelled { started = now() }
             self.done = done
             self.total = total
             let time = now()
