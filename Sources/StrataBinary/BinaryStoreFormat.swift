@@ -47,7 +47,8 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
         }
         let objects = image.orderedObjects
         body.count(objects.count)
-        for object in objects {
+        for (written, object) in objects.enumerated() {
+            StoreProgress.report(.writing, done: written, total: objects.count)
             body.count(intern(object.objectID.entityName))
             body.varint(UInt64(object.objectID.primaryKey ?? 0))
             body.varint(UInt64(bitPattern: object.version))

@@ -23,12 +23,17 @@ struct CommandFailure: Error {
 /// Writing to standard error.
 enum Diagnostics {
     /// Prints `strata: <line>` on standard error.
+    /// A progress bar still shown is cleared first: the command is over.
     static func error(_ line: String) {
+        ProgressBar.finishActive()
         FileHandle.standardError.write(Data("strata: \(line)\n".utf8))
     }
 
     /// Prints `strata: warning: <line>` on standard error: something skipped, not a failure.
+    /// While a progress bar is shown, the warning goes on a line of its own above it.
     static func warning(_ line: String) {
-        FileHandle.standardError.write(Data("strata: warning: \(line)\n".utf8))
+        let text = "strata: warning: \(line)"
+        if ProgressBar.printAboveActive(text) { return }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }

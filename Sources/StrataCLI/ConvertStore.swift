@@ -32,18 +32,20 @@ struct ConvertStore: ParsableCommand {
         try StoreFiles.requireDistinct(sourceURL, destinationURL)
         let sourceType = try StoreFiles.sourceType(of: sourceURL, named: fromType)
         let destinationType = try StoreFiles.destinationType(of: destinationURL, named: toType, option: "--to-type")
-        let progress = ProgressBar("converting")
-        progress.update(0, of: 2)
+        let output = try OutputFile(destination, force: force)
         let (store, model) = try StoreFiles.openForReading(sourceURL, type: sourceType, modelPath: modelOption.model, store: source)
+        let progress = ProgressBar("reading")
+        defer { progress.finish() }
         let image: StoreImage
         do {
-            image = try store.contentsImage()
+            image = try progress.showingStoreProgress { try store.contentsImage() }
         } catch {
             throw CommandFailure("\(source): \(error)")
         }
-        progress.update(1, of: 2)
-        try StoreFiles.create(destinationURL, type: destinationType, model: model, image: image, force: force)
-        progress.update(2, of: 2)
+        progress.update(0, of: image.objects.count, label: "writing")
+        try progress.showingStoreProgress {
+            try StoreFiles.create(output, type: destinationType, model: model, image: image)
+        }
         progress.finish()
         print("\(destination): \(image.objects.count) objects converted from \(sourceType) to \(destinationType), store UUID \(image.identifier)")
     }

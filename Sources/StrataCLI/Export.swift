@@ -3,7 +3,7 @@ import Foundation
 import Strata
 import StrataJSON
 
-/// `strata export STORE [--model M] [--output F]`; without `--model`, the compiled model an
+/// `strata export STORE [--model M] [--output F] [--force]`; without `--model`, the compiled model an
 /// Apple-written SQLite store keeps.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,31 +16,31 @@ struct Export: ParsableCommand {
     @Option(name: .long, help: "The model: an .xcdatamodeld bundle (the version whose hashes match the store), an .xcdatamodel folder or its contents file (default for an SQLite store: the compiled model it keeps, else the model its tables describe).")
     var model: String?
 
-    @Option(name: .shortAndLong, help: "The file to write (standard output when omitted).")
+    @Option(name: .shortAndLong, help: "The file to write (standard output when omitted or -); a pipe or device is written to as it is, a symbolic link's target is replaced.")
     var output: String?
+
+    @Flag(name: .long, help: "Replace the --output file if it exists.")
+    var force = false
 
     func run() throws {
         let url = try StoreFiles.existingFile(store)
-        if let output { try StoreFiles.requireDistinct(url, URL(fileURLWithPath: output)) }
+        let destination = try output.map { path in
+            if path != "-" { try StoreFiles.requireDistinct(url, URL(fileURLWithPath: path)) }
+            return try OutputFile(path, force: force)
+        } ?? OutputFile("-", force: force)
         let type = try StoreFiles.sourceType(of: url, named: nil)
         let (opened, model) = try StoreFiles.openForReading(url, type: type, modelPath: model, store: store)
+        let progress = ProgressBar("reading")
+        defer { progress.finish() }
         let image: StoreImage
         do {
-            image = try opened.contentsImage()
+            image = try progress.showingStoreProgress { try opened.contentsImage() }
         } catch {
             throw CommandFailure("\(store): \(error)")
         }
-        let progress = ProgressBar("exporting")
+        progress.update(0, of: image.objects.count, label: "exporting")
         let text = ExportDocument.text(of: image, storeType: type, model: model) { progress.update($0, of: $1) }
         progress.finish()
-        guard let output else {
-            FileHandle.standardOutput.write(Data(text.utf8))
-            return
-        }
-        do {
-            try AtomicFileWriter.write(Data(text.utf8), to: URL(fileURLWithPath: output))
-        } catch {
-            throw CommandFailure(String(describing: error))
-        }
+        try destination.write(Data(text.utf8))
     }
 }

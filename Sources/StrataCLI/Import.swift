@@ -3,13 +3,13 @@ import Foundation
 import Strata
 import StrataJSON
 
-/// `strata import F DST --model M [--type T] [--force]`.
+/// `strata import F DST --model M [--type T] [--force]`; `F` may be `-` (standard input).
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create a store from a JSON document, after checking all of it against the model."
     )
 
-    @Argument(help: "The JSON document (docs/formats/json.md).")
+    @Argument(help: "The JSON document (docs/formats/json.md); - reads standard input.")
     var document: String
 
     @Argument(help: "The store to create (type from --type or the extension .sqlite, .xml, .binary).")
@@ -24,24 +24,38 @@ struct Import: ParsableCommand {
     var force = false
 
     func run() throws {
-        let documentURL = try StoreFiles.existingFile(document)
         let destinationURL = URL(fileURLWithPath: destination)
-        try StoreFiles.requireDistinct(documentURL, destinationURL)
+        let documentURL = document == "-" ? nil : try StoreFiles.existingFile(document)
+        if let documentURL { try StoreFiles.requireDistinct(documentURL, destinationURL) }
         let storeType = try StoreFiles.destinationType(of: destinationURL, named: type, option: "--type")
+        let output = try OutputFile(destination, force: force)
         let model = try modelOption.load()
         let data: Data
-        do {
-            data = try Data(contentsOf: documentURL)
-        } catch {
-            throw CommandFailure("\(document): cannot read: \(error.localizedDescription)")
+        if let documentURL {
+            do {
+                data = try Data(contentsOf: documentURL)
+            } catch {
+                throw CommandFailure("\(document): cannot read: \(error.localizedDescription)")
+            }
+        } else {
+            data = FileHandle.standardInput.readDataToEndOfFile()
         }
         let image: StoreImage
         do {
             image = try ImportDocument.read(data, model: model)
         } catch {
-            throw CommandFailure(lines: error.problems.map { "\(document): \($0)" })
+            throw CommandFailure(lines: error.problems.map { "\(documentName): \($0)" })
         }
-        try StoreFiles.create(destinationURL, type: storeType, model: model, image: image, force: force)
+        let progress = ProgressBar("writing")
+        defer { progress.finish() }
+        progress.update(0, of: image.objects.count)
+        try progress.showingStoreProgress {
+            try StoreFiles.create(output, type: storeType, model: model, image: image)
+        }
+        progress.finish()
         print("\(destination): \(image.objects.count) objects imported into a new \(storeType) store, UUID \(image.identifier)")
     }
+
+    /// How messages name the document: its path, or `standard input` for `-`.
+    private var documentName: String { document == "-" ? "standard input" : document }
 }

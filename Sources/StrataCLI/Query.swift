@@ -3,10 +3,11 @@ import Foundation
 import Strata
 import StrataJSON
 
-/// `strata query STORE [--model M] --entity E [--predicate P] [--sort K,-K2] [--limit N] [--offset N] [--count]`.
+/// `strata query STORE [--model M] --entity E [--predicate P] [--sort K,-K2] [--limit N] [--offset N] [--count]
+/// [--format F] [--columns C,…] [--output F] [--force]`.
 struct Query: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run a fetch request and print the matching objects as the objects array of the export document."
+        abstract: "Run a fetch request and print the matching objects as JSON (the objects array of the export document), NDJSON, a table or CSV."
     )
 
     @Argument(help: "The store to query.")
@@ -33,6 +34,18 @@ struct Query: ParsableCommand {
     @Flag(name: .long, help: "Print only the number of matching objects.")
     var count = false
 
+    @Option(name: .long, help: "How to print the objects: json (the export document's objects array), ndjson (one object a line), table (aligned columns) or csv (RFC 4180, with a header row).")
+    var format: QueryFormat = .json
+
+    @Option(name: .long, help: "The columns to print, separated by commas: attribute and relationship names, entity, ref (default: ref and every attribute and relationship).")
+    var columns: String?
+
+    @Option(name: .shortAndLong, help: "The file to write (standard output when omitted or -); a pipe or device is written to as it is, a symbolic link's target is replaced.")
+    var output: String?
+
+    @Flag(name: .long, help: "Replace the --output file if it exists.")
+    var force = false
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
         if let offset, offset < 0 { throw ValidationError("--offset must be 0 or more") }
@@ -40,11 +53,16 @@ struct Query: ParsableCommand {
 
     func run() throws {
         let url = try StoreFiles.existingFile(store)
+        let destination = try output.map { path in
+            if path != "-" { try StoreFiles.requireDistinct(url, URL(fileURLWithPath: path)) }
+            return try OutputFile(path, force: force)
+        } ?? OutputFile("-", force: force)
         let type = try StoreFiles.sourceType(of: url, named: nil)
         let (opened, model) = try StoreFiles.openForReading(url, type: type, modelPath: modelOption.model, store: store)
         guard model.entity(named: entity) != nil else {
             throw CommandFailure("--entity \(entity): the model has no such entity (it has \(model.entities.map(\.name).sorted().joined(separator: ", ")))")
         }
+        let printed = try QueryOutput(format: format, columns: columns, entityName: entity, model: model)
         var request = StoreFetchRequest(entityNames: Set(model.entityAndDescendants(of: entity)))
         if let predicate {
             do {
@@ -56,20 +74,31 @@ struct Query: ParsableCommand {
         request.sortDescriptors = try sortDescriptors()
         request.fetchLimit = limit ?? 0
         request.fetchOffset = offset ?? 0
+        let text: String
         do {
             if count {
-                print(try opened.count(request))
-                return
-            }
-            let objects = try opened.fetch(request).map { snapshot in
-                try ExportDocument.object(snapshot, model: model) {
-                    try opened.relatedObjectIDs(of: snapshot.objectID, relationship: $0)
+                text = "\(try opened.count(request))\n"
+            } else {
+                let progress = ProgressBar("printing")
+                defer { progress.finish() }
+                let snapshots = try opened.fetch(request)
+                var objects: [JSONValue] = []
+                objects.reserveCapacity(snapshots.count)
+                for snapshot in snapshots {
+                    objects.append(try ExportDocument.object(snapshot, model: model) {
+                        try opened.relatedObjectIDs(of: snapshot.objectID, relationship: $0)
+                    })
+                    progress.update(objects.count, of: snapshots.count)
                 }
+                progress.finish()
+                text = printed.text(of: objects)
             }
-            print(JSONWriter.objectLines(objects))
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             throw CommandFailure("\(store): \(error)")
         }
+        try destination.write(Data(text.utf8))
     }
 
     /// `name,-age` as sort descriptors.

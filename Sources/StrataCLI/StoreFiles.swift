@@ -85,34 +85,20 @@ enum StoreFiles {
         return (try open(url, type: type, model: found.model, ignoringVersionHashes: found.ignoresVersionHashes), found.model)
     }
 
-    /// Creates a store of `type` at `url` holding `image`: written under a temporary name in the
-    /// same folder and renamed at the end, so `url` is never seen half-written. Refuses to replace
-    /// an existing file unless `force`.
-    static func create(_ url: URL, type: StoreType, model: ManagedObjectModel, image: StoreImage, force: Bool) throws {
+    /// Creates a store of `type` at `output` holding `image`: written under a temporary name in
+    /// the same folder and moved into place at the end (see ``OutputFile/place(_:)``), so the
+    /// destination is never seen half-written and, without `--force`, never replaced.
+    static func create(_ output: OutputFile, type: StoreType, model: ManagedObjectModel, image: StoreImage) throws {
         guard StoreType.registeredTypes.contains(type) else {
-            throw CommandFailure("\(url.path): \(type) stores are not supported by this build of strata")
+            throw CommandFailure("\(output.name): \(type) stores are not supported by this build of strata")
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-            guard !isDirectory.boolValue else { throw CommandFailure("\(url.path): is a folder") }
-            guard force else { throw CommandFailure("\(url.path): already exists (pass --force to replace it)") }
-        }
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).strata-tmp")
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        do {
-            let store = try type.makeStore(StoreDescription(type: type, url: temporary, model: model))
-            try store.replaceContents(with: image)
-        } catch {
-            throw CommandFailure("\(url.path): \(error)")
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            throw CommandFailure("\(url.path): cannot move the new store into place: \(String(cString: strerror(errno)))")
-        }
-        let descriptor = Foundation.open(folder.path, O_RDONLY)
-        if descriptor >= 0 {
-            fsync(descriptor)
-            close(descriptor)
+        try output.place { temporary in
+            do {
+                let store = try type.makeStore(StoreDescription(type: type, url: temporary, model: model))
+                try store.replaceContents(with: image)
+            } catch {
+                throw CommandFailure("\(output.name): \(error)")
+            }
         }
     }
 

@@ -29,9 +29,12 @@ struct Validate: ParsableCommand {
         var failures: [ValidationFailure] = []
         var checked = 0
         let progress = ProgressBar("validating")
+        defer { progress.finish() }
         do {
             let entities = model.entities.filter { !$0.isAbstract }.sorted { $0.name < $1.name }
-            for (index, entity) in entities.enumerated() {
+            let total = try entities.reduce(0) { $0 + (try opened.count(StoreFetchRequest(entityNames: [$1.name]))) }
+            progress.update(0, of: total)
+            for entity in entities {
                 var request = FetchRequest(entityName: entity.name)
                 request.includesSubentities = false
                 let objects = try context.fetch(request)
@@ -42,8 +45,8 @@ struct Validate: ParsableCommand {
                         failures += error.failures
                     }
                     checked += 1
+                    progress.update(checked, of: total)
                 }
-                progress.update(index + 1, of: entities.count)
                 context.reset()
             }
         } catch {

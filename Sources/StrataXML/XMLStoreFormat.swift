@@ -43,7 +43,8 @@ public struct XMLStoreFormat: AtomicStoreFormat {
         XMLPropertyList.write(.dictionary(image.metadata), indent: "                ", into: &out)
         out += "            </plist>\n        </metadata>\n    </databaseInfo>\n"
 
-        for object in objects {
+        for (written, object) in objects.enumerated() {
+            StoreProgress.report(.writing, done: written, total: objects.count)
             let entityName = object.objectID.entityName
             out += "    <object type=\"\(XMLText.escape(names.entity(entityName), inAttribute: true))\" id=\"\(xmlIDs[object.objectID] ?? "")\" pk=\"\(object.objectID.primaryKey ?? 0)\" version=\"\(object.version)\">\n"
             for key in object.attributes.keys.sorted() {

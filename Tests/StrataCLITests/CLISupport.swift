@@ -112,7 +112,41 @@ final class Scratch {
     func listing() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() }
 
     /// Runs `strata` with `arguments`, standard input empty, capturing both outputs in files.
-    func run(_ arguments: [String]) throws -> CLIResult {
+    func run(_ arguments: [String]) throws -> CLIResult { try run(arguments, environment: [:], input: nil) }
+
+    /// Runs `strata` with `arguments`, the variables `environment` added to the test's own,
+    /// standard input read from the file `input` (empty when nil), capturing both outputs.
+    func run(_ arguments: [String], environment: [String: String], input: String?) throws -> CLIResult {
+        let process = try start(arguments, environment: environment, input: input)
+        process.process.waitUntilExit()
+        return try process.finish()
+    }
+
+    /// A started run of `strata`, finished with ``finish()`` after the process exits.
+    struct StartedRun {
+        let process: Process
+        let arguments: [String]
+        let out: FileHandle
+        let err: FileHandle
+        let outURL: URL
+        let errURL: URL
+
+        /// Waits for the process and returns what it did.
+        func finish() throws -> CLIResult {
+            process.waitUntilExit()
+            try out.close()
+            try err.close()
+            return CLIResult(
+                arguments: arguments,
+                status: process.terminationStatus,
+                stdoutData: try Data(contentsOf: outURL),
+                stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+            )
+        }
+    }
+
+    /// Starts `strata` as ``run(_:environment:input:)`` does, without waiting for it.
+    func start(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> StartedRun {
         let executable = try CLI.executable()
         let id = UUID().uuidString
         let outURL = captures.appendingPathComponent("\(id).out")
@@ -125,19 +159,14 @@ final class Scratch {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = work
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try input.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? FileHandle.nullDevice
         process.standardOutput = out
         process.standardError = err
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return CLIResult(
-            arguments: arguments,
-            status: process.terminationStatus,
-            stdoutData: try Data(contentsOf: outURL),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
-        )
+        return StartedRun(process: process, arguments: arguments, out: out, err: err, outURL: outURL, errURL: errURL)
     }
 
     func run(_ arguments: String...) throws -> CLIResult { try run(arguments) }
@@ -145,6 +174,12 @@ final class Scratch {
     /// Runs `strata` and requires exit status 0 with nothing on standard error.
     @discardableResult
     func succeed(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        try succeed(arguments, sourceLocation: sourceLocation)
+    }
+
+    /// Runs `strata` with `arguments` and requires exit status 0 with nothing on standard error.
+    @discardableResult
+    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
         let result = try run(arguments)
         try #require(result.status == 0, "\(result)", sourceLocation: sourceLocation)
         #expect(result.stderr.isEmpty, "\(result)", sourceLocation: sourceLocation)

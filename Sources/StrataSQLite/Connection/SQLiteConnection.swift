@@ -13,6 +13,11 @@ final class SQLiteConnection {
     /// The database file.
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    /// The file and the sidecars it had when this connection opened it (nil for a file that
+    /// did not exist), so that closing a reading connection removes the sidecars it made.
+    private var opening: SQLiteSidecarFiles.Opening?
+    /// Whether the connection only reads (``AccessMode/readOnly`` or ``AccessMode/queryOnly``).
+    private var onlyReads = false
 
     /// How many prepared statements the cache keeps before it starts afresh.
     static let statementCacheLimit = 512
@@ -25,7 +30,8 @@ final class SQLiteConnection {
         /// Reads and writes, creating the file when `create`; the journal is switched to WAL.
         case readWrite(create: Bool)
         /// SQLite's read-only open: nothing is written to the database or its write-ahead log.
-        /// (SQLite creates an empty `-wal` and `-shm` beside a WAL database that has none.)
+        /// (SQLite creates a `-shm` beside a WAL database that has none; the last connection
+        /// removes it again when it closes, see ``SQLiteSidecarFiles``.)
         case readOnly
         /// Opened for writing but with `PRAGMA query_only`: SQL changes nothing, and the journal
         /// mode is left as it is. As the last connection of a WAL database it removes the
@@ -51,6 +57,10 @@ final class SQLiteConnection {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .queryOnly: flags |= SQLITE_OPEN_READWRITE
         }
+        if case .readWrite = mode {} else {
+            onlyReads = true
+            opening = SQLiteSidecarFiles.shared.opened(path)
+        }
         var opened: OpaquePointer?
         let result = sqlite3_open_v2(path, &opened, flags, nil)
         handle = opened
@@ -60,6 +70,7 @@ final class SQLiteConnection {
             handle = nil
             throw error
         }
+        if !onlyReads { opening = SQLiteSidecarFiles.shared.opened(path) }
         sqlite3_extended_result_codes(opened, 1)
         sqlite3_busy_timeout(opened, Self.busyTimeoutMilliseconds)
         if case .queryOnly = mode { try execute("PRAGMA query_only = 1") }
@@ -70,7 +81,11 @@ final class SQLiteConnection {
 
     deinit {
         statements.removeAll()
+        // A statement still alive in a caller's hands keeps the database open after the close
+        // (a zombie connection): its sidecars are then left to SQLite.
+        let closesNow = handle.map { sqlite3_next_stmt($0, nil) == nil } ?? true
         sqlite3_close_v2(handle)
+        if let opening { SQLiteSidecarFiles.shared.closed(opening, removing: onlyReads && closesNow) }
     }
 
     /// The error for a failed call, with SQLite's message for this connection.

@@ -435,6 +435,7 @@ final class SQLiteRowReader: SnapshotSource {
                 let found = try snapshot(row, table, resolvingToOnes: false)
                 objects[found.objectID] = found
                 byKey[table.rootEntity, default: [:]][row.int64(0)] = found.objectID
+                StoreProgress.report(.reading, done: objects.count, total: nil)
             }
             statement.reset()
         }

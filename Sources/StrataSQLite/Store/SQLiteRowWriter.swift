@@ -447,9 +447,17 @@ struct SQLiteRowWriter {
         for join in schema.joinTables { try connection.run("DELETE FROM \(join.name)") }
         try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = 0")
         let ordered = image.orderedObjects
-        try ordered.withUnsafeBufferPointer { try insertRows($0) }
+        // By slices of StoreProgress.interval rows, so that progress is heard as they go.
+        try ordered.withUnsafeBufferPointer { rows in
+            for start in stride(from: 0, to: rows.count, by: StoreProgress.interval) {
+                let end = min(start + StoreProgress.interval, rows.count)
+                try insertRows(UnsafeBufferPointer(rebasing: rows[start..<end]))
+                StoreProgress.report(.writing, done: end, total: rows.count, force: true)
+            }
+        }
         try raisePrimaryKeyCounters(for: ordered)
         for snapshot in ordered { try writeToMany(snapshot) }
+        StoreProgress.report(.writing, done: ordered.count, total: ordered.count, force: true)
         for (root, next) in image.nextPrimaryKeys where schema.tables[root] != nil {
             try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = max(Z_MAX, ?) WHERE Z_NAME = ?", [.integer(next - 1), .text(root)])
         }
