@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Strata
 
-/// `strata convert-store SRC DST [--model M] [--from-type T] [--to-type T] [--force]`.
+/// `strata convert-store SRC DST [--model M] [--allow-loss] [--from-type T] [--to-type T] [--force]`.
 struct ConvertStore: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert-store",
@@ -34,7 +34,8 @@ struct ConvertStore: ParsableCommand {
         let destinationType = try StoreFiles.destinationType(of: destinationURL, named: toType, option: "--to-type")
         let progress = ProgressBar("converting")
         progress.update(0, of: 2)
-        let (store, model) = try StoreFiles.openForReading(sourceURL, type: sourceType, modelPath: modelOption.model, store: source)
+        let (store, model) = try StoreFiles.openForReading(sourceURL, type: sourceType, modelPath: modelOption.model, store: source,
+                                                           copying: true, allowLoss: modelOption.allowLoss)
         let image: StoreImage
         do {
             image = try store.contentsImage()
@@ -42,7 +43,12 @@ struct ConvertStore: ParsableCommand {
             throw CommandFailure("\(source): \(error)")
         }
         progress.update(1, of: 2)
-        try StoreFiles.create(destinationURL, type: destinationType, model: model, image: image, force: force)
+        // An SQLite copy read with its source's own compiled model keeps that model's very bytes.
+        var compiledModel: Data?
+        if modelOption.model == nil, sourceType == .sqlite, destinationType == .sqlite {
+            compiledModel = try? SQLiteStore.compiledModelData(at: sourceURL)
+        }
+        try StoreFiles.create(destinationURL, type: destinationType, model: model, image: image, force: force, compiledModel: compiledModel)
         progress.update(2, of: 2)
         progress.finish()
         print("\(destination): \(image.objects.count) objects converted from \(sourceType) to \(destinationType), store UUID \(image.identifier)")

@@ -79,16 +79,20 @@ enum StoreFiles {
 
     /// Opens the existing store at `url` (named `store` in messages) read-only with the model
     /// ``StoreModel/required(modelPath:url:type:store:)`` finds for it.
-    static func openForReading(_ url: URL, type: StoreType, modelPath: String?, store: String) throws
+    /// `copying` and `allowLoss` as ``StoreModel/find(modelPath:url:type:store:metadata:copying:allowLoss:)`` takes them.
+    static func openForReading(_ url: URL, type: StoreType, modelPath: String?, store: String,
+                               copying: Bool = false, allowLoss: Bool = false) throws
         -> (store: any PersistentStore, model: ManagedObjectModel) {
-        let found = try StoreModel.required(modelPath: modelPath, url: url, type: type, store: store)
+        let found = try StoreModel.required(modelPath: modelPath, url: url, type: type, store: store, copying: copying, allowLoss: allowLoss)
         return (try open(url, type: type, model: found.model, ignoringVersionHashes: found.ignoresVersionHashes), found.model)
     }
 
     /// Creates a store of `type` at `url` holding `image`: written under a temporary name in the
     /// same folder and renamed at the end, so `url` is never seen half-written. Refuses to replace
-    /// an existing file unless `force`.
-    static func create(_ url: URL, type: StoreType, model: ManagedObjectModel, image: StoreImage, force: Bool) throws {
+    /// an existing file unless `force`. An SQLite store gets `compiledModel` (a source store's
+    /// `Z_MODELCACHE` bytes) in place of the one it writes of `model`.
+    static func create(_ url: URL, type: StoreType, model: ManagedObjectModel, image: StoreImage, force: Bool,
+                       compiledModel: Data? = nil) throws {
         guard StoreType.registeredTypes.contains(type) else {
             throw CommandFailure("\(url.path): \(type) stores are not supported by this build of strata")
         }
@@ -105,6 +109,13 @@ enum StoreFiles {
             try store.replaceContents(with: image)
         } catch {
             throw CommandFailure("\(url.path): \(error)")
+        }
+        if let compiledModel, type == .sqlite {
+            do {
+                try SQLiteStore.writeCompiledModelData(compiledModel, at: temporary)
+            } catch {
+                throw CommandFailure("\(url.path): \(error)")
+            }
         }
         guard rename(temporary.path, url.path) == 0 else {
             throw CommandFailure("\(url.path): cannot move the new store into place: \(String(cString: strerror(errno)))")
