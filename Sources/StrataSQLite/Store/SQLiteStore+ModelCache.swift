@@ -43,8 +43,8 @@ extension SQLiteStore {
     }
 
     /// The compiled model of `model` to write at the next write, or `nil` when the file's
-    /// `Z_MODELCACHE` already describes `model` (Apple's bytes are kept as they are then) or no
-    /// ``CompiledModelCoder`` is installed.
+    /// `Z_MODELCACHE` already describes `model`, or is another writer's (Apple's) with `model`'s
+    /// version hashes, or no ``CompiledModelCoder`` is installed.
     static func modelCacheToWrite(_ connection: SQLiteConnection, model: ManagedObjectModel) throws -> Data? {
         guard let compiled = try CompiledModelCoder.encoded(model) else { return nil }
         let tables = try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'Z_MODELCACHE'") { $0.text(0) }
@@ -52,9 +52,13 @@ extension SQLiteStore {
         let contents = try connection.rows("SELECT Z_CONTENT FROM Z_MODELCACHE WHERE Z_CONTENT IS NOT NULL LIMIT 1") { $0.blob(0) }
         guard let existing = contents.first ?? nil else { return compiled }
         if existing == compiled { return nil }
-        // A cache of another writer (Apple's Core Data) that describes the same model stays.
-        guard let kept = try? CompiledModelCoder.decoded(existing), kept == model else { return compiled }
-        return nil
+        guard let kept = try? CompiledModelCoder.decoded(existing),
+              kept.entityVersionHashesByName == model.entityVersionHashesByName else { return compiled }
+        if kept == model { return nil }
+        // Same hashes, other details (user info, defaults, validation). A cache Strata wrote
+        // (it encodes again to the same bytes) follows the model; another writer's (Apple's Core
+        // Data, whose archive may hold what Strata does not model) stays as it is.
+        return (try? CompiledModelCoder.encoded(kept)) == existing ? compiled : nil
     }
 
     /// Replaces the compiled model of the store file at `url` with `content` (raw DEFLATE of a
