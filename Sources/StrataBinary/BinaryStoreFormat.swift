@@ -20,14 +20,15 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
     // MARK: Writing
 
     public func write(_ image: StoreImage, to url: URL, model: ManagedObjectModel) throws {
-        try AtomicFileWriter.write(Data(try encode(image)), to: url)
+        try AtomicFileWriter.write(Data(try encode(image, model: model)), to: url)
     }
 
-    /// The whole file for `image`.
-    func encode(_ image: StoreImage) throws -> [UInt8] {
+    /// The whole file for `image`; with `model`, its metadata keeps the model's compiled form
+    /// (see ``StoreImage/metadata(withCompiledModelOf:)``).
+    func encode(_ image: StoreImage, model: ManagedObjectModel? = nil) throws -> [UInt8] {
         var metadata = ByteWriter()
         metadata.string(image.identifier)
-        metadata.plist(.dictionary(image.metadata))
+        metadata.plist(.dictionary(try model.map(image.metadata(withCompiledModelOf:)) ?? image.metadata))
 
         var payload = ByteWriter()
         var strings: [String] = []

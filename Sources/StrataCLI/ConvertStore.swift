@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Strata
 
-/// `strata convert-store SRC DST [--model M] [--from-type T] [--to-type T] [--force]`.
+/// `strata convert-store SRC DST [--model M] [--allow-loss] [--from-type T] [--to-type T] [--force]`.
 struct ConvertStore: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert-store",
@@ -33,7 +33,8 @@ struct ConvertStore: ParsableCommand {
         let sourceType = try StoreFiles.sourceType(of: sourceURL, named: fromType)
         let destinationType = try StoreFiles.destinationType(of: destinationURL, named: toType, option: "--to-type")
         let output = try OutputFile(destination, force: force)
-        let (store, model) = try StoreFiles.openForReading(sourceURL, type: sourceType, modelPath: modelOption.model, store: source)
+        let (store, model) = try StoreFiles.openForReading(sourceURL, type: sourceType, modelPath: modelOption.model, store: source,
+                                                           copying: true, allowLoss: modelOption.allowLoss)
         let progress = ProgressBar("reading")
         defer { progress.finish() }
         let image: StoreImage
@@ -42,9 +43,14 @@ struct ConvertStore: ParsableCommand {
         } catch {
             throw CommandFailure("\(source): \(error)")
         }
+        // An SQLite copy read with its source's own compiled model keeps that model's very bytes.
+        var compiledModel: Data?
+        if modelOption.model == nil, sourceType == .sqlite, destinationType == .sqlite {
+            compiledModel = try? SQLiteStore.compiledModelData(at: sourceURL)
+        }
         progress.update(0, of: image.objects.count, label: "writing")
         try progress.showingStoreProgress {
-            try StoreFiles.create(output, type: destinationType, model: model, image: image)
+            try StoreFiles.create(output, type: destinationType, model: model, image: image, compiledModel: compiledModel)
         }
         progress.finish()
         print("\(destination): \(image.objects.count) objects converted from \(sourceType) to \(destinationType), store UUID \(image.identifier)")

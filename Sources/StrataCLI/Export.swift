@@ -3,8 +3,8 @@ import Foundation
 import Strata
 import StrataJSON
 
-/// `strata export STORE [--model M] [--output F] [--force]`; without `--model`, the compiled model an
-/// Apple-written SQLite store keeps.
+/// `strata export STORE [--model M] [--allow-loss] [--output F] [--force]`; without `--model`,
+/// the compiled model the store keeps.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write every object of a store as the JSON document of docs/formats/json.md."
@@ -13,8 +13,7 @@ struct Export: ParsableCommand {
     @Argument(help: "The store to read.")
     var store: String
 
-    @Option(name: .long, help: "The model: an .xcdatamodeld bundle (the version whose hashes match the store), an .xcdatamodel folder or its contents file (default for an SQLite store: the compiled model it keeps, else the model its tables describe).")
-    var model: String?
+    @OptionGroup var modelOption: SourceModelOption
 
     @Option(name: .shortAndLong, help: "The file to write (standard output when omitted or -); a pipe or device is written to as it is, a symbolic link's target is replaced.")
     var output: String?
@@ -29,7 +28,8 @@ struct Export: ParsableCommand {
             return try OutputFile(path, force: force)
         } ?? OutputFile("-", force: force)
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let (opened, model) = try StoreFiles.openForReading(url, type: type, modelPath: model, store: store)
+        let (opened, model) = try StoreFiles.openForReading(url, type: type, modelPath: modelOption.model, store: store,
+                                                            copying: true, allowLoss: modelOption.allowLoss)
         let progress = ProgressBar("reading")
         defer { progress.finish() }
         let image: StoreImage

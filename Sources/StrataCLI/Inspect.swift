@@ -32,6 +32,7 @@ struct Inspect: ParsableCommand {
         let hashes = StoreMetadataKey.versionHashes(in: metadata)
         var otherMetadata = metadata
         otherMetadata[StoreMetadataKey.modelVersionHashes] = nil
+        otherMetadata[StoreMetadataKey.compiledModel] = nil
         var report: OrderedDictionary<String, JSONValue> = [
             "store": .string(store),
             "type": .string(type.rawValue),

@@ -44,10 +44,15 @@ struct ModelOption: ParsableArguments {
     }
 }
 
-/// The `--model` option of the commands that read an existing store (`convert-store`,
-/// `validate`, `query`): optional for an SQLite store, which is then read with the compiled
-/// model it keeps, or the model its tables describe.
+/// The `--model` and `--allow-loss` options of the commands that read an existing store
+/// (`convert-store`, `export`, `validate`, `query`): without `--model` a store is read with the
+/// compiled model it keeps (every store Strata writes keeps one, as Apple's SQLite stores do),
+/// else, for an SQLite store, with the model its tables describe, which a command that copies
+/// the store refuses unless `--allow-loss`.
 struct SourceModelOption: ParsableArguments {
-    @Option(name: .long, help: "The model: an .xcdatamodeld bundle (the version whose hashes match the store), an .xcdatamodel folder or its contents file (default for an SQLite store: the compiled model it keeps, else the model its tables describe).")
+    @Option(name: .long, help: "The model: an .xcdatamodeld bundle (the version whose hashes match the store), an .xcdatamodel folder or its contents file (default: the compiled model the store keeps, else for SQLite the model its tables describe).")
     var model: String?
+
+    @Flag(name: .long, help: "Go on with a model guessed from an SQLite store's tables even though it drops or changes data (join tables, ordering, sub-entities' own columns, names and types); each loss is printed as a warning.")
+    var allowLoss = false
 }

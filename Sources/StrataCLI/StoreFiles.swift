@@ -79,16 +79,21 @@ enum StoreFiles {
 
     /// Opens the existing store at `url` (named `store` in messages) read-only with the model
     /// ``StoreModel/required(modelPath:url:type:store:)`` finds for it.
-    static func openForReading(_ url: URL, type: StoreType, modelPath: String?, store: String) throws
+    /// `copying` and `allowLoss` as ``StoreModel/find(modelPath:url:type:store:metadata:copying:allowLoss:)`` takes them.
+    static func openForReading(_ url: URL, type: StoreType, modelPath: String?, store: String,
+                               copying: Bool = false, allowLoss: Bool = false) throws
         -> (store: any PersistentStore, model: ManagedObjectModel) {
-        let found = try StoreModel.required(modelPath: modelPath, url: url, type: type, store: store)
+        let found = try StoreModel.required(modelPath: modelPath, url: url, type: type, store: store, copying: copying, allowLoss: allowLoss)
         return (try open(url, type: type, model: found.model, ignoringVersionHashes: found.ignoresVersionHashes), found.model)
     }
 
     /// Creates a store of `type` at `output` holding `image`: written under a temporary name in
     /// the same folder and moved into place at the end (see ``OutputFile/place(_:)``), so the
-    /// destination is never seen half-written and, without `--force`, never replaced.
-    static func create(_ output: OutputFile, type: StoreType, model: ManagedObjectModel, image: StoreImage) throws {
+    /// destination is never seen half-written and, without `--force`, never replaced. An SQLite
+    /// store gets `compiledModel` (a source store's `Z_MODELCACHE` bytes) in place of the one it
+    /// writes of `model`.
+    static func create(_ output: OutputFile, type: StoreType, model: ManagedObjectModel, image: StoreImage,
+                       compiledModel: Data? = nil) throws {
         guard StoreType.registeredTypes.contains(type) else {
             throw CommandFailure("\(output.name): \(type) stores are not supported by this build of strata")
         }
@@ -96,6 +101,9 @@ enum StoreFiles {
             do {
                 let store = try type.makeStore(StoreDescription(type: type, url: temporary, model: model))
                 try store.replaceContents(with: image)
+                if let compiledModel, type == .sqlite {
+                    try SQLiteStore.writeCompiledModelData(compiledModel, at: temporary)
+                }
             } catch {
                 throw CommandFailure("\(output.name): \(error)")
             }

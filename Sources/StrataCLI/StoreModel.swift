@@ -3,8 +3,10 @@ import Strata
 
 /// The model a command reads an existing store with, and where it came from: `--model` (for a
 /// bundle, the version whose entity version hashes match the store's), else the compiled model
-/// an Apple-written SQLite store keeps of itself (`Z_MODELCACHE`), else, for an SQLite store of
-/// older Core Data that keeps none, the model its tables describe (`SQLiteModelInference`).
+/// the store keeps of itself (an SQLite store's `Z_MODELCACHE`, Apple's or Strata's; the
+/// `StrataCompiledModel` metadata entry of a binary or XML store Strata wrote), else, for an
+/// SQLite store that keeps none, the model its tables describe (`SQLiteModelInference`), which
+/// a command that copies the store refuses unless `--allow-loss` (it drops or changes data).
 struct StoreModel {
     /// Where a model came from.
     enum Source: Equatable {
@@ -37,37 +39,58 @@ struct StoreModel {
     ///
     /// - Throws: ``CommandFailure`` when the model file cannot be read, the compiled model is
     ///   damaged, or the tables describe no model.
+    ///
+    /// `copying` is set by the commands that write what they read elsewhere (`convert-store`,
+    /// `export`): with a model guessed from the tables they stop, listing what would be lost,
+    /// unless `allowLoss`.
     static func find(modelPath: String?, url: URL, type: StoreType, store: String,
-                     metadata: [String: PropertyListValue]) throws -> StoreModel? {
+                     metadata: [String: PropertyListValue], copying: Bool = false, allowLoss: Bool = false) throws -> StoreModel? {
         if let modelPath {
             let (model, versionName) = try ModelOption.load(modelPath, forStoreMetadata: metadata)
             return StoreModel(model: model, source: .file(modelPath), versionName: versionName)
         }
-        guard type == .sqlite else { return nil }
+        if type != .sqlite {
+            guard let compiled = metadata[StoreMetadataKey.compiledModel]?.dataValue else { return nil }
+            do {
+                return StoreModel(model: try CompiledModel.model(fromStoreCache: compiled), source: .store)
+            } catch {
+                throw CommandFailure("\(store): \(error)")
+            }
+        }
+        let inference: SQLiteModelInference
         do {
             if let compiled = try ManagedObjectModel.compiledModel(inStoreAt: url) {
                 return StoreModel(model: compiled, source: .store)
             }
-            let inference = try SQLiteModelInference(storeAt: url)
-            Diagnostics.warning("\(store): keeps no compiled model; read with \(inferredName) (attributes named after their columns, to-ones only; see docs/formats/apple-compatibility.md)")
-            if !inference.skippedColumns.isEmpty {
-                Diagnostics.warning("\(store): columns not read: \(inference.skippedColumns.joined(separator: ", "))")
-            }
-            return StoreModel(model: inference.model, source: .tables)
+            inference = try SQLiteModelInference(storeAt: url)
         } catch {
             throw CommandFailure("\(store): \(error)")
         }
+        if copying && !allowLoss {
+            throw CommandFailure(lines: ["\(store): keeps no compiled model, and \(inferredName) would lose data (pass --model, or --allow-loss to go on):"]
+                + inference.losses.map { "  \($0)" })
+        }
+        Diagnostics.warning("\(store): keeps no compiled model; read with \(inferredName) (see docs/formats/apple-compatibility.md)")
+        for loss in inference.losses where copying {
+            Diagnostics.warning("\(store): \(loss)")
+        }
+        if !copying && !inference.skippedColumns.isEmpty {
+            Diagnostics.warning("\(store): columns not read: \(inference.skippedColumns.joined(separator: ", "))")
+        }
+        return StoreModel(model: inference.model, source: .tables)
     }
 
-    /// The model as ``find(modelPath:url:type:store:metadata:)`` finds it, reading the store's
+    /// The model as ``find(modelPath:url:type:store:metadata:copying:allowLoss:)`` finds it, reading the store's
     /// metadata only when a model file is given.
     ///
     /// - Throws: ``CommandFailure`` as `find` does, and for a store of another type than SQLite
     ///   without `modelPath`.
-    static func required(modelPath: String?, url: URL, type: StoreType, store: String) throws -> StoreModel {
-        let metadata = modelPath == nil ? [:] : try StoreFiles.metadata(of: url, type: type)
-        guard let found = try find(modelPath: modelPath, url: url, type: type, store: store, metadata: metadata) else {
-            throw CommandFailure("\(store): \(type) stores keep no compiled model; pass --model with the model it was written with")
+    static func required(modelPath: String?, url: URL, type: StoreType, store: String,
+                         copying: Bool = false, allowLoss: Bool = false) throws -> StoreModel {
+        let metadata = modelPath == nil && type == .sqlite ? [:] : try StoreFiles.metadata(of: url, type: type)
+        guard let found = try find(modelPath: modelPath, url: url, type: type, store: store, metadata: metadata,
+                                   copying: copying, allowLoss: allowLoss) else {
+            throw CommandFailure("\(store): keeps no compiled model (written by an older strata or another program); pass --model with the model it was written with")
         }
         return found
     }

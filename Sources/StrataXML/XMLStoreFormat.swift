@@ -16,7 +16,9 @@ public struct XMLStoreFormat: AtomicStoreFormat {
     // MARK: Writing
 
     public func write(_ image: StoreImage, to url: URL, model: ManagedObjectModel) throws {
-        try AtomicFileWriter.write(Data(encode(image, model: model).utf8), to: url)
+        var written = image
+        written.metadata = try image.metadata(withCompiledModelOf: model)
+        try AtomicFileWriter.write(Data(encode(written, model: model).utf8), to: url)
     }
 
     func encode(_ image: StoreImage, model: ManagedObjectModel) -> String {

@@ -77,7 +77,7 @@ struct AppleStoreCommandTests {
         let scratch = try Scratch()
         let store = try scratch.copyAppleStore(path)
         let file = URL(fileURLWithPath: store)
-        let result = try scratch.run(["export", store] + (bundle.map { ["--model", $0] } ?? []))
+        let result = try scratch.run(["export", store] + (bundle.map { ["--model", $0] } ?? ["--allow-loss"]))
         #expect(result.status == 0, "\(result)")
         guard case .object(let document) = try JSONParser.parse(result.stdoutData),
               case .array(let objects)? = document["objects"] else {

@@ -28,11 +28,25 @@ public struct StoreImage: Sendable, Hashable {
         return image
     }
 
-    /// Writes the store-owned metadata keys: UUID, type and the model's version hashes.
+    /// Writes the store-owned metadata keys: UUID, type and the model's version hashes. The
+    /// compiled model a file keeps (``StoreMetadataKey/compiledModel``) is left out: a store
+    /// writes the one of its own model when it writes its file (``metadata(withCompiledModelOf:)``).
     public mutating func stampMetadata(type: StoreType, model: ManagedObjectModel) {
+        metadata[StoreMetadataKey.compiledModel] = nil
         metadata.merge(model.versionMetadata) { _, new in new }
         metadata[StoreMetadataKey.storeUUID] = .string(identifier)
         metadata[StoreMetadataKey.storeType] = .string(type.rawValue)
+    }
+
+    /// The metadata a file store writes: this image's, with the compiled model of `model`
+    /// under ``StoreMetadataKey/compiledModel`` when a ``CompiledModelCoder`` is installed
+    /// (and without one otherwise).
+    ///
+    /// - Throws: what the coder throws.
+    public func metadata(withCompiledModelOf model: ManagedObjectModel) throws -> [String: PropertyListValue] {
+        var written = metadata
+        written[StoreMetadataKey.compiledModel] = try CompiledModelCoder.encoded(model).map(PropertyListValue.data)
+        return written
     }
 
     /// The snapshots ordered by entity name then primary key: the order files are written in.

@@ -37,4 +37,20 @@ public enum CompiledModel {
         }
         return try CompiledModelReader(archive: keyedArchive).model()
     }
+
+    /// The model as Core Data keeps it in an SQLite store's `Z_MODELCACHE.Z_CONTENT`: raw DEFLATE
+    /// of a keyed archive of the `NSManagedObjectModel` (``archive(of:)``).
+    /// ``model(fromStoreCache:)`` reads it back as an equal model, with the same version hashes.
+    ///
+    /// - Throws: ``CompiledModelError/damagedCompression(reason:)`` only when zlib fails.
+    public static func storeCache(of model: ManagedObjectModel) throws(CompiledModelError) -> Data {
+        try RawDeflate.deflate(archive(of: model))
+    }
+
+    /// The model as an `NSKeyedArchiver` binary property list of an `NSManagedObjectModel`, in
+    /// the classes, keys and value encodings of Core Data's own compiled models.
+    public static func archive(of model: ManagedObjectModel) -> Data {
+        var writer = CompiledModelWriter(model: model)
+        return writer.write()
+    }
 }

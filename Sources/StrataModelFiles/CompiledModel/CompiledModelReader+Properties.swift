@@ -64,8 +64,10 @@ extension CompiledModelReader {
                 guard let value = archived["NSDerivationExpression"] else { throw PlistError("a derived attribute without NSDerivationExpression") }
                 return try archive.expression(value, depth: 0)
             }
-            attribute.derivationExpression = Self.derivationText(expression)
+            attribute.derivationExpression = try optionalString(CompiledModelWriter.derivationTextKey, in: archived, of: owner)
+                ?? Self.derivationText(expression)
         }
+        try readValidation(archived, into: &attribute, of: owner)
         return attribute
     }
 
@@ -135,6 +137,7 @@ extension CompiledModelReader {
         if entityName == nil { entityName = try self.entityName(of: request["NSEntity"], for: owner) }
         guard let entityName else { throw .invalidObject(object: owner, reason: "its fetch request names no entity") }
         let predicate = try reading(owner) { () throws(PlistError) -> String? in
+            if let format = try archive.string(CompiledModelWriter.predicateFormatKey, in: request) { return format }
             guard let value = request["NSPredicate"], try archive.resolve(value) != nil else { return nil }
             return try archive.predicateFormat(value, depth: 0)
         }

@@ -37,6 +37,8 @@ extension CompiledModelReader {
                                   bytes[bytes.startIndex + 8], bytes[bytes.startIndex + 9], bytes[bytes.startIndex + 10], bytes[bytes.startIndex + 11],
                                   bytes[bytes.startIndex + 12], bytes[bytes.startIndex + 13], bytes[bytes.startIndex + 14], bytes[bytes.startIndex + 15])))
             } else { nil }
+        case (.decimal, .dictionary) where object["NS.mantissa"] != nil:
+            Self.decimalNumber(object).map(AttributeValue.decimal)
         case (.uri, .dictionary):
             (try? archive.string("NS.relative", in: object)).flatMap { $0 }.flatMap { URL(string: $0) }.map(AttributeValue.uri)
         default: nil

@@ -8,6 +8,17 @@ import StrataCore
 /// the object a reference points to, so a hostile archive cannot make it loop.
 struct CompiledModelReader {
     let archive: KeyedArchive
+    /// Whether Strata wrote the archive (``CompiledModelWriter/writerKey``): its configurations
+    /// list their entities in the model's order, and a class name is kept as written.
+    let writtenByStrata: Bool
+
+    /// A reader of `archive`.
+    init(archive: KeyedArchive) {
+        self.archive = archive
+        var marked = false
+        if let root = try? archive.object(archive.root) { marked = root[CompiledModelWriter.writerKey] != nil }
+        writtenByStrata = marked
+    }
 
     /// The archived object `value` points to, of class `expected` or a subclass of it.
     func object(_ value: PlistValue?, _ expected: String, for owner: String) throws(CompiledModelError) -> [String: PlistValue] {
@@ -58,7 +69,7 @@ struct CompiledModelReader {
             for member in try reading(owner, { () throws(PlistError) in try archive.array(value) }) {
                 members.append(try entityName(of: member, for: owner))
             }
-            configurations[name] = members.sorted()
+            configurations[name] = writtenByStrata ? members : members.sorted()
         }
         var templates: [String: FetchRequestTemplate] = [:]
         for (name, value) in try reading("model", { () throws(PlistError) in try archive.stringKeyedEntries("NSFetchRequestTemplates", in: root) }) {
@@ -105,7 +116,7 @@ struct CompiledModelReader {
             inherited = Set(parentProperties.map(\.key))
         }
         var className = try optionalString("NSClassNameForEntity", in: archived, of: owner)
-        if className == "NSManagedObject" { className = nil }
+        if className == "NSManagedObject", !writtenByStrata { className = nil }
         var entity = EntityDescription(
             name, parent: parentName,
             isAbstract: try reading(owner) { () throws(PlistError) in try archive.flag("NSIsAbstract", in: archived) },
@@ -126,8 +137,19 @@ struct CompiledModelReader {
             case nil: break
             }
         }
-        // Xcode's order: attributes, relationships, fetched properties, each by name.
+        // Xcode's order: attributes, relationships, fetched properties, each by name; the order
+        // the model had when Strata wrote the archive.
         entity.declaredProperties = attributes + relationships + fetchedProperties
+        let order = try reading(owner) { () throws(PlistError) in
+            try archive.elements(CompiledModelWriter.propertyOrderKey, in: archived).map { value throws(PlistError) -> String in
+                guard case .string(let name)? = try archive.resolve(value) else { throw PlistError("a property name that is not a string") }
+                return name
+            }
+        }
+        if !order.isEmpty {
+            let positions = Dictionary(order.enumerated().map { ($1, $0) }) { first, _ in first }
+            entity.declaredProperties.sort { (positions[$0.name] ?? .max) < (positions[$1.name] ?? .max) }
+        }
         entity.indexes = try indexes(archived, attributes: attributes.compactMap(\.attribute), of: owner)
         return entity
     }

@@ -22,6 +22,10 @@ public struct SQLiteModelInference: Sendable {
     public let model: ManagedObjectModel
     /// Columns that were left out, as `TABLE.COLUMN (declared type)`.
     public let skippedColumns: [String]
+    /// What reading the store with ``model`` loses or changes, one line each (join tables of
+    /// to-many relationships, ordering columns, tables several entities share, skipped columns,
+    /// names and types guessed): what a command that copies the store must not drop silently.
+    public let losses: [String]
 
     /// Reads the tables of the store at `url`, changing nothing in its files.
     ///
@@ -39,6 +43,7 @@ public struct SQLiteModelInference: Sendable {
                 (code: $0.int64(0), name: $0.text(1) ?? "", parent: $0.int64(2))
             }
             (model, skippedColumns) = try Self.infer(rows: rows, tables: tables, connection: connection, file: path)
+            losses = try Self.losses(model: model, skippedColumns: skippedColumns, tables: tables, connection: connection)
         } catch let error as SQLiteError {
             throw SQLiteStore.storeError(error)
         } catch let error as ModelError {

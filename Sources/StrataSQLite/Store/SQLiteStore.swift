@@ -36,6 +36,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let strayRows: SQLiteStrayRowCheck
         /// Which tables' fetches read cached-first.
         let cachedRowShare = SQLiteCachedRowShare()
+        /// The compiled model the next write puts into `Z_MODELCACHE`, when the file keeps none
+        /// or one of another model (see `SQLiteStore+ModelCache.swift`).
+        var pendingModelCache: Data?
 
         init(connection: SQLiteConnection, identifier: String, metadata: [String: PropertyListValue], schema: SQLiteSchema) {
             self.connection = connection
@@ -75,6 +78,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             image.stampMetadata(type: .sqlite, model: description.model)
             self.schema = opened.schema
             self.state = State(connection: connection, identifier: image.identifier, metadata: image.metadata, schema: opened.schema)
+            if !description.isReadOnly {
+                state.pendingModelCache = try Self.modelCacheToWrite(connection, model: description.model)
+            }
         } catch let error as SQLiteError {
             throw Self.storeError(error)
         }
@@ -157,6 +163,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             }
             try connection.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
                                [.text(image.identifier), .blob(try MetadataPropertyList.encode(image.metadata))])
+            if let compiled = try CompiledModelCoder.encoded(schema.model) {
+                try writeModelCache(compiled, on: connection)
+            }
         }
         return OpenedStore(identifier: image.identifier, metadata: image.metadata, schema: schema)
     }
@@ -204,8 +213,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         try withConnection { state in
             var image = StoreImage(identifier: state.identifier, metadata: metadata)
             image.stampMetadata(type: type, model: model)
-            try state.connection.run("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1",
-                                     [.blob(try MetadataPropertyList.encode(image.metadata))])
+            try state.connection.transaction {
+                try state.connection.run("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1",
+                                         [.blob(try MetadataPropertyList.encode(image.metadata))])
+                try Self.writePendingModelCache(state)
+            }
+            state.pendingModelCache = nil
             state.metadata = image.metadata
         }
     }
@@ -252,7 +265,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 try SQLiteEntityColumnWriter(connection: state.connection, schema: schema).update(after: request)
                 try state.connection.run("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1",
                                          [.blob(try MetadataPropertyList.encode(state.metadata))])
+                try Self.writePendingModelCache(state)
             }
+            state.pendingModelCache = nil
         }
     }
 
@@ -274,7 +289,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 try SQLiteEntityColumnWriter(connection: state.connection, schema: schema).updateAll()
                 try state.connection.run("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ? WHERE Z_VERSION = 1",
                                          [.text(image.identifier), .blob(try MetadataPropertyList.encode(image.metadata))])
+                try Self.writePendingModelCache(state)
             }
+            state.pendingModelCache = nil
             state.identifier = image.identifier
             state.metadata = image.metadata
         }
