@@ -123,11 +123,14 @@ struct OutputFile {
 
     /// Makes the file by calling `produce` with a temporary path in the destination's folder,
     /// then moves it into place (exclusively without `force`). The temporary file and any
-    /// `-wal`, `-shm` or `-journal` beside it are removed whatever happens.
+    /// `-wal`, `-shm` or `-journal` beside it are removed whatever happens. With
+    /// `replacingSidecars` (a store), the `-wal`, `-shm` and `-journal` of the file `force`
+    /// replaces are removed just before: SQLite would otherwise read the old store's log into
+    /// the new one.
     ///
     /// - Throws: ``CommandFailure`` for standard output or a stream (a store is a regular file),
     ///   when the destination appeared meanwhile (without `force`), or what `produce` throws.
-    func place(_ produce: (URL) throws -> Void) throws {
+    func place(replacingSidecars: Bool = false, _ produce: (URL) throws -> Void) throws {
         guard case .file(let url) = target else {
             throw CommandFailure("\(name): a store is written to a regular file, not to standard output, a pipe or a device")
         }
@@ -139,6 +142,9 @@ struct OutputFile {
         }
         do throws(ExclusiveRename.Failure) {
             if force {
+                if replacingSidecars {
+                    for suffix in TemporaryFiles.sidecars { unlink(url.path + suffix) }
+                }
                 try ExclusiveRename.moveReplacing(temporary.path, to: url.path)
             } else {
                 try ExclusiveRename.moveWithoutReplacing(temporary.path, to: url.path)

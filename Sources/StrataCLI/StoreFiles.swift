@@ -97,7 +97,7 @@ enum StoreFiles {
         guard StoreType.registeredTypes.contains(type) else {
             throw CommandFailure("\(output.name): \(type) stores are not supported by this build of strata")
         }
-        try output.place { temporary in
+        try output.place(replacingSidecars: true) { temporary in
             do {
                 let store = try type.makeStore(StoreDescription(type: type, url: temporary, model: model))
                 try store.replaceContents(with: image)

@@ -69,4 +69,14 @@ struct NoSilentReplaceTests {
         try scratch.succeed("export", CLI.sampleStore, "--model", CLI.model, "--output", output, "--force")
         #expect(String(decoding: try scratch.read(output), as: UTF8.self).contains("\"objects\""))
     }
+
+    @Test("--force over an SQLite store with a write-ahead log removes the old log, which would be read into the new store")
+    func forceOverStoreWithLog() throws {
+        let scratch = try Scratch()
+        let store = try scratch.copyAppleStore("duckduckgo__BrowserServicesKit/Tests/BookmarksTests/Resources/Bookmarks_V3.sqlite")
+        #expect(try scratch.listing().contains { $0.hasSuffix("-wal") })
+        try scratch.succeed("convert-store", CLI.sampleStore, store, "--model", CLI.model, "--force")
+        #expect(try scratch.listing() == [URL(fileURLWithPath: store).lastPathComponent])
+        #expect(try objectsSection(scratch.export(store)) == objectsSection(scratch.export(CLI.sampleStore)))
+    }
 }

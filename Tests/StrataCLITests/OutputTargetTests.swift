@@ -88,6 +88,17 @@ struct OutputTargetTests {
         #expect(try scratch.listing() == ["dangling.json", "link.json", "made.json", "target.json"])
     }
 
+    @Test("--output /dev/null and /dev/stdout are written to as they are, without --force")
+    func devices() throws {
+        let scratch = try Scratch()
+        try scratch.succeed("export", CLI.sampleStore, "--model", CLI.model, "--output", "/dev/null")
+        #expect(Self.fileType("/dev/null") == S_IFCHR)
+        // Standard output is a file here: /dev/stdout leads to it through links, and is still
+        // written to, not replaced.
+        let result = try scratch.succeed("query", CLI.sampleStore, "--model", CLI.model, "--entity", "Course", "--count", "--output", "/dev/stdout")
+        #expect(result.stdout == "3\n")
+    }
+
     @Test("a store is not written to standard output or a FIFO")
     func storeToStream() throws {
         let scratch = try Scratch()

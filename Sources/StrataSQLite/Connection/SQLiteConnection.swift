@@ -13,8 +13,8 @@ final class SQLiteConnection {
     /// The database file.
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
-    /// The file and the sidecars it had when this connection opened it (nil for a file that
-    /// did not exist), so that closing a reading connection removes the sidecars it made.
+    /// The file this connection opened (nil for a file that did not exist before a read-only
+    /// open), so that the last reading connection to close removes the `-shm` they made.
     private var opening: SQLiteSidecarFiles.Opening?
     /// Whether the connection only reads (``AccessMode/readOnly`` or ``AccessMode/queryOnly``).
     private var onlyReads = false
@@ -59,7 +59,7 @@ final class SQLiteConnection {
         }
         if case .readWrite = mode {} else {
             onlyReads = true
-            opening = SQLiteSidecarFiles.shared.opened(path)
+            opening = SQLiteSidecarFiles.shared.opened(path, writes: false)
         }
         var opened: OpaquePointer?
         let result = sqlite3_open_v2(path, &opened, flags, nil)
@@ -70,7 +70,7 @@ final class SQLiteConnection {
             handle = nil
             throw error
         }
-        if !onlyReads { opening = SQLiteSidecarFiles.shared.opened(path) }
+        if !onlyReads { opening = SQLiteSidecarFiles.shared.opened(path, writes: true) }
         sqlite3_extended_result_codes(opened, 1)
         sqlite3_busy_timeout(opened, Self.busyTimeoutMilliseconds)
         if case .queryOnly = mode { try execute("PRAGMA query_only = 1") }
@@ -82,7 +82,7 @@ final class SQLiteConnection {
     deinit {
         statements.removeAll()
         // A statement still alive in a caller's hands keeps the database open after the close
-        // (a zombie connection): its sidecars are then left to SQLite.
+        // (a zombie connection): its `-shm` is then left to SQLite.
         let closesNow = handle.map { sqlite3_next_stmt($0, nil) == nil } ?? true
         sqlite3_close_v2(handle)
         if let opening { SQLiteSidecarFiles.shared.closed(opening, removing: onlyReads && closesNow) }

@@ -1,31 +1,38 @@
 import Foundation
 
-/// The files SQLite keeps beside a database (`-wal`, `-shm`, `-journal`), and removing the ones a
-/// reading connection made when it is the database's last user.
+/// The wal-index (`-shm`) SQLite keeps beside a WAL database, and removing the one reading
+/// connections made when the last of them closes.
 ///
-/// A connection that only reads can still make files: SQLite's read-only open of a database
+/// A connection that only reads can still make a file: SQLite's read-only open of a database
 /// whose write-ahead log has transactions but no `-shm` creates the `-shm` and leaves it (run as
-/// root, owned by the database's owner). When such a connection closes, ``removeCreated(by:)``
-/// removes the sidecars that were not there before it opened, following SQLite's own rule for
-/// removing them: only while holding an exclusive lock on the database file (SQLite's lock
-/// bytes), which no other connection of any process can hold a shared lock beside, and only
-/// when no other connection of this process has the file open (POSIX locks do not tell the
-/// connections of one process apart).
+/// root, owned by the database's owner). When the last connection of the process to the file
+/// closes, and none of them wrote, ``closed(_:removing:)`` removes a `-shm` that was not there
+/// before the first opened it, following SQLite's own rule for removing it: only while holding
+/// an exclusive lock on the database file (SQLite's lock bytes), which no connection of another
+/// process can hold beside its shared lock, and only when no other connection of this process
+/// has the file open (POSIX locks do not tell the connections of one process apart). The
+/// `-shm` is an index SQLite rebuilds from the log. A `-wal` or `-journal` is never removed: it
+/// may hold another program's transactions.
 ///
 /// Thread safety: `open` is touched only while `lock` is held.
 final class SQLiteSidecarFiles: @unchecked Sendable {
-    /// The names' endings.
-    static let suffixes = ["-wal", "-shm", "-journal"]
+    /// The ending of the wal-index's name.
+    static let suffix = "-shm"
 
-    /// What a reading connection found when it opened: which file it is and which sidecars were
-    /// there.
+    /// Which file a connection opened, and by what path.
     struct Opening {
         /// The database's path.
         var path: String
         /// The file's device and inode.
         var file: FileKey
-        /// The endings of the sidecars that existed.
-        var existing: Set<String>
+    }
+
+    /// The connections of this process to one file: how many, whether a `-shm` was there before
+    /// the first of them opened it, and whether any of them could write.
+    private struct Users {
+        var count: Int
+        var hadIndex: Bool
+        var anyWrites: Bool
     }
 
     /// A file's identity, whatever path names it.
@@ -38,8 +45,8 @@ final class SQLiteSidecarFiles: @unchecked Sendable {
     static let shared = SQLiteSidecarFiles()
 
     private let lock = NSLock()
-    /// How many connections of this process have each database file open.
-    private var open: [FileKey: Int] = [:]
+    /// The connections of this process to each database file.
+    private var open: [FileKey: Users] = [:]
 
     /// The identity of the file at `path`, nil when there is none.
     static func key(of path: String) -> FileKey? {
@@ -48,35 +55,43 @@ final class SQLiteSidecarFiles: @unchecked Sendable {
         return FileKey(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
-    /// Counts a connection to the database at `path` as open, and notes its sidecars.
-    func opened(_ path: String) -> Opening? {
+    /// Counts a connection to the database at `path` as open (one that may write when
+    /// `writes`); the first notes whether a `-shm` is there.
+    func opened(_ path: String, writes: Bool) -> Opening? {
         guard let file = Self.key(of: path) else { return nil }
-        lock.withLock { open[file, default: 0] += 1 }
-        let existing = Set(Self.suffixes.filter { FileManager.default.fileExists(atPath: path + $0) })
-        return Opening(path: path, file: file, existing: existing)
+        lock.withLock {
+            if var users = open[file] {
+                users.count += 1
+                users.anyWrites = users.anyWrites || writes
+                open[file] = users
+            } else {
+                open[file] = Users(count: 1, hadIndex: FileManager.default.fileExists(atPath: path + Self.suffix), anyWrites: writes)
+            }
+        }
+        return Opening(path: path, file: file)
     }
 
-    /// Counts the connection of `opening` as closed; for a reading connection (`removing`), then
-    /// removes the sidecars it made, when it was the last connection to the file.
+    /// Counts the connection of `opening` as closed; when it was the last connection of the
+    /// process to the file, none of them wrote and `removing` (it closed for good), removes a
+    /// `-shm` that was not there before the first opened it.
     func closed(_ opening: Opening, removing: Bool) {
-        let others = lock.withLock {
-            open[opening.file, default: 1] -= 1
-            let remaining = open[opening.file] ?? 0
-            if remaining <= 0 { open[opening.file] = nil }
-            return remaining
-        }
-        guard removing, others == 0 else { return }
-        let made = Self.suffixes.filter { !opening.existing.contains($0) && FileManager.default.fileExists(atPath: opening.path + $0) }
-        guard !made.isEmpty else { return }
-        // Removing them races with no connection only under SQLite's exclusive lock; without it
-        // (another connection reads, or the file cannot be opened for writing) they stay.
         lock.withLock {
-            guard open[opening.file] == nil else { return }
+            guard var users = open[opening.file] else { return }
+            users.count -= 1
+            guard users.count <= 0 else {
+                open[opening.file] = users
+                return
+            }
+            open[opening.file] = nil
+            let index = opening.path + Self.suffix
+            guard removing, !users.anyWrites, !users.hadIndex, FileManager.default.fileExists(atPath: index) else { return }
+            // Removing them races with no connection only under SQLite's exclusive lock; without
+            // it (another process reads, or the file cannot be opened for writing) they stay.
             let descriptor = Foundation.open(opening.path, O_RDWR | O_CLOEXEC)
             guard descriptor >= 0 else { return }
             defer { close(descriptor) }
             guard Self.key(of: opening.path) == opening.file, Self.lockExclusively(descriptor) else { return }
-            for suffix in made { unlink(opening.path + suffix) }
+            unlink(index)
         }
     }
 
