@@ -3,10 +3,10 @@ import StrataCore
 
 extension CompiledModelWriter {
     /// `_P`, the packed flags Core Data archives beside the separate keys: bits 4 to 7 always
-    /// set, bit 0 always, bit 1 optional, bit 2 read-only, bit 3 transient, bit 10 to-many
+    /// set, bit 0 always, bit 1 optional, bit 2 read-only, bit 3 transient, bit 10 ordered
     /// (as in every compiled model of the fixtures).
-    static func packedFlags(optional: Bool, readOnly: Bool = false, transient: Bool, toMany: Bool = false) -> Int64 {
-        0xF1 | (optional ? 2 : 0) | (readOnly ? 4 : 0) | (transient ? 8 : 0) | (toMany ? 0x400 : 0)
+    static func packedFlags(optional: Bool, readOnly: Bool = false, transient: Bool, ordered: Bool = false) -> Int64 {
+        0xF1 | (optional ? 2 : 0) | (readOnly ? 4 : 0) | (transient ? 8 : 0) | (ordered ? 0x400 : 0)
     }
 
     /// The class name Core Data gives the values of an attribute type.
@@ -87,7 +87,7 @@ extension CompiledModelWriter {
         let inverse = relationship.inverseName.flatMap { propertyNumbers[destination]?[$0] }
         var fields: [String: PlistValue] = [
             "NSPropertyName": archive.string(relationship.name), "NSEntity": owner,
-            "_P": .integer(Self.packedFlags(optional: relationship.isOptional, transient: relationship.isTransient, toMany: relationship.isToMany)),
+            "_P": .integer(Self.packedFlags(optional: relationship.isOptional, transient: relationship.isTransient, ordered: relationship.isOrdered)),
             "NSDestinationEntity": .uid(entityNumbers[destination] ?? 0),
             "_NSDestinationEntityName": archive.string(destination),
             "NSInverseRelationship": inverse.map { PlistValue.uid($0) } ?? KeyedArchiveWriter.null,

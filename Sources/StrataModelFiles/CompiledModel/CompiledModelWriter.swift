@@ -146,7 +146,6 @@ struct CompiledModelWriter {
     mutating func fetchRequest(entity: String, predicate format: String?) -> PlistValue {
         var fields: [String: PlistValue] = [
             "NSEntity": .uid(entityNumbers[entity] ?? 0),
-            "NSEntityName": archive.string(entity),
             "NSPredicate": KeyedArchiveWriter.null,
             "NSFetchLimit": .integer(0), "NSFetchOffset": .integer(0), "NSBatchSize": .integer(0),
             "NSResultType": .integer(0), "NSAllocationType": .integer(0),
