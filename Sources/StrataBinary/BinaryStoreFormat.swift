@@ -81,11 +81,14 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
         for string in strings { payload.string(string) }
         payload.append(body.bytes)
 
-        let compressed = try Deflate.compress(payload.bytes)
+        // A payload that compresses past the ratio a reader accepts is stored as it is.
+        let deflated = try Deflate.compress(payload.bytes)
+        let storesCompressed = payload.bytes.count <= Deflate.maximumInflatedSize(of: deflated.count)
+        let compressed = storesCompressed ? deflated : payload.bytes
         var header = ByteWriter()
         header.append(StoreType.binaryMagic)
         header.fixed(Self.formatVersion)
-        header.fixed(Self.compressedFlag)
+        header.fixed(storesCompressed ? Self.compressedFlag : 0)
         header.fixed(UInt32(metadata.bytes.count))
         header.fixed(Deflate.crc32(metadata.bytes))
         header.fixed(UInt64(compressed.count))
@@ -171,7 +174,7 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
             }
             payloadLength = Int(payload64)
             guard uncompressed64 <= UInt64(Deflate.maximumInflatedSize(of: payloadLength)) else {
-                throw reader.corrupt("declared uncompressed size \(uncompressed64) is impossible for \(payloadLength) bytes", at: 28)
+                throw reader.corrupt(Deflate.inflationRefusal(uncompressed64, payloadLength), at: 28)
             }
             uncompressedLength = Int(uncompressed64)
         }

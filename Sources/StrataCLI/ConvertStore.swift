@@ -39,7 +39,7 @@ struct ConvertStore: ParsableCommand {
         do {
             image = try store.contentsImage()
         } catch {
-            throw CommandFailure("\(source): \(error)")
+            throw CommandFailure(source, error)
         }
         progress.update(1, of: 2)
         try StoreFiles.create(destinationURL, type: destinationType, model: model, image: image, force: force)

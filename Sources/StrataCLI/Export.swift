@@ -28,7 +28,7 @@ struct Export: ParsableCommand {
         do {
             image = try opened.contentsImage()
         } catch {
-            throw CommandFailure("\(store): \(error)")
+            throw CommandFailure(store, error)
         }
         let progress = ProgressBar("exporting")
         let text = ExportDocument.text(of: image, storeType: type, model: model) { progress.update($0, of: $1) }

@@ -3,7 +3,7 @@ import Foundation
 import Strata
 import StrataJSON
 
-/// `strata import F DST --model M [--type T] [--force]`.
+/// `strata import F DST --model M [--type T] [--force] [--renumber]`.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create a store from a JSON document, after checking all of it against the model."
@@ -23,6 +23,9 @@ struct Import: ParsableCommand {
     @Flag(name: .long, help: "Replace the destination if it exists.")
     var force = false
 
+    @Flag(name: .long, help: "Give objects whose refs' primary keys collide new keys, and print each old -> new ref.")
+    var renumber = false
+
     func run() throws {
         let documentURL = try StoreFiles.existingFile(document)
         let destinationURL = URL(fileURLWithPath: destination)
@@ -36,12 +39,16 @@ struct Import: ParsableCommand {
             throw CommandFailure("\(document): cannot read: \(error.localizedDescription)")
         }
         let image: StoreImage
+        let renumbered: [ImportRenumbering]
         do {
-            image = try ImportDocument.read(data, model: model)
+            (image, renumbered) = try ImportDocument.read(data, model: model, renumbering: renumber)
         } catch {
             throw CommandFailure(lines: error.problems.map { "\(document): \($0)" })
         }
         try StoreFiles.create(destinationURL, type: storeType, model: model, image: image, force: force)
+        // The map goes to standard output, after the store exists: one `old -> new` line per
+        // object given a new key.
+        for change in renumbered { print("renumbered: \(change.ref) -> \(change.newRef)") }
         print("\(destination): \(image.objects.count) objects imported into a new \(storeType) store, UUID \(image.identifier)")
     }
 }

@@ -68,7 +68,7 @@ struct Query: ParsableCommand {
             }
             print(JSONWriter.objectLines(objects))
         } catch {
-            throw CommandFailure("\(store): \(error)")
+            throw CommandFailure(store, error)
         }
     }
 

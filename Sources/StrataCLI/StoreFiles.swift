@@ -104,7 +104,7 @@ enum StoreFiles {
             let store = try type.makeStore(StoreDescription(type: type, url: temporary, model: model))
             try store.replaceContents(with: image)
         } catch {
-            throw CommandFailure("\(url.path): \(error)")
+            throw CommandFailure(url.path, error)
         }
         guard rename(temporary.path, url.path) == 0 else {
             throw CommandFailure("\(url.path): cannot move the new store into place: \(String(cString: strerror(errno)))")

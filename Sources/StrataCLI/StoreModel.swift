@@ -55,7 +55,7 @@ struct StoreModel {
             }
             return StoreModel(model: inference.model, source: .tables)
         } catch {
-            throw CommandFailure("\(store): \(error)")
+            throw CommandFailure(store, error)
         }
     }
 
