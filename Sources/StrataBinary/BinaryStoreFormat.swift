@@ -105,10 +105,14 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
     }
 
     /// The UUID and metadata of the file at `url`, without inflating or reading the objects.
+    /// The store's UUID is the metadata's `NSStoreUUID`, whether or not the metadata repeats it.
     public static func readMetadata(from url: URL) throws -> [String: PropertyListValue] {
         let bytes = [UInt8](try AtomicFileWriter.read(url))
         let header = try Header(bytes, file: url.path)
-        return try header.metadata(bytes, file: url.path).metadata
+        let image = try header.metadata(bytes, file: url.path)
+        var metadata = image.metadata
+        metadata[StoreMetadataKey.storeUUID] = .string(image.identifier)
+        return metadata
     }
 
     func decode(_ bytes: [UInt8], file: String, model: ManagedObjectModel) throws -> StoreImage {

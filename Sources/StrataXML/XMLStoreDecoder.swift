@@ -196,12 +196,28 @@ final class XMLDocumentReader {
             image.metadata = metadata
         }
         for entry in node.children where primaryKeys && entry.name == "nextPrimaryKey" {
-            guard let name = entry.attributes["entity"], let entity = XMLNameLookup.entity(name, in: model),
-                  let next = Int64(entry.text.trimmingCharacters(in: .whitespaces)), next > 0 else {
-                throw reader.error("invalid <nextPrimaryKey>", line: entry.line)
+            guard let name = entry.attributes["entity"] else {
+                throw reader.error("<nextPrimaryKey> names no entity", line: entry.line)
+            }
+            guard let entity = XMLNameLookup.entity(name, in: model) else {
+                throw modelMismatch(entity: name, metadata: image.metadata)
+            }
+            let text = entry.text.trimmingCharacters(in: .whitespaces)
+            guard let next = Int64(text), next > 0 else {
+                throw reader.error("<nextPrimaryKey entity=\"\(name)\"> holds '\(text.prefix(40))', not a positive integer", line: entry.line)
             }
             image.nextPrimaryKeys[entity.rootEntityName] = next
         }
+    }
+
+    /// The error for a store naming an entity the model does not have: the model does not match
+    /// the store. Names the entities whose version hashes differ (when the store recorded them)
+    /// and the entity met.
+    private func modelMismatch(entity name: String, metadata: [String: PropertyListValue]) -> StoreError {
+        let hashes = StoreMetadataKey.versionHashes(in: metadata)
+        var differing = Set(hashes.isEmpty ? [] : model.entitiesDiffering(fromVersionHashes: hashes))
+        differing.insert(name)
+        return .incompatibleModel(file: reader.file, entities: differing.sorted())
     }
 
     // MARK: Model lookups, cached
@@ -454,7 +470,7 @@ final class XMLDocumentReader {
                 version = Number(value)
             }
         }
-        guard let entity else { throw fail("unknown entity '\(typeText)'") }
+        guard let entity else { throw modelMismatch(entity: typeText, metadata: image.metadata) }
         guard !entity.description.isAbstract else { throw fail("object of abstract entity '\(entity.name)'") }
         let pk: Int64?
         let pkText: String

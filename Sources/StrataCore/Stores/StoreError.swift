@@ -58,7 +58,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidStoredValue(let problem): problem.description
         case .readOnlyStore(let file): "\(file.isEmpty ? "the store" : file): opened read-only; nothing is written to it"
         case let .incompatibleModel(file, entities):
-            "\(file): written with another model version (entities \(entities.joined(separator: ", ")) differ)"
+            "\(file): the model does not match the store, written with another model version (entities \(entities.joined(separator: ", ")) differ)"
         }
     }
 }
