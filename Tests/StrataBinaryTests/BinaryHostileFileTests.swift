@@ -15,6 +15,10 @@ enum DecodeOutcome {
             self = .decoded(try body())
         } catch let StoreError.corruptStore(file, offset, reason) {
             self = .corrupt(file: file, offset: offset, reason: reason)
+        } catch let StoreError.invalidStoredValue(problem) {
+            // A value its attribute cannot hold: a typed error of its own, at an offset too.
+            let offset = problem.position.flatMap { Int($0.replacingOccurrences(of: "at offset ", with: "")) }
+            self = .corrupt(file: problem.file, offset: offset, reason: problem.description)
         } catch {
             self = .otherError(error)
         }
