@@ -57,6 +57,7 @@ struct Query: ParsableCommand {
         request.fetchLimit = limit ?? 0
         request.fetchOffset = offset ?? 0
         do {
+            try model.checkFetch(entityName: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors)
             if count {
                 print(try opened.count(request))
                 return

@@ -215,8 +215,9 @@ final class XMLDocumentReader {
     /// and the entity met.
     private func modelMismatch(entity name: String, metadata: [String: PropertyListValue]) -> StoreError {
         let hashes = StoreMetadataKey.versionHashes(in: metadata)
-        var differing = Set(hashes.isEmpty ? [] : model.entitiesDiffering(fromVersionHashes: hashes))
-        differing.insert(name)
+        var differing = hashes.isEmpty ? [] : model.entitiesDiffering(fromVersionHashes: hashes)
+        // The file may spell the name in capitals, as Core Data's XML stores do.
+        if !differing.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) { differing.append(name) }
         return .incompatibleModel(file: reader.file, entities: differing.sorted())
     }
 

@@ -116,7 +116,7 @@ extension PersistentStoreCoordinator {
         guard let entity = managedObjectModel.entitiesByName[request.entityName] else {
             throw ObjectError.unknownEntity(request.entityName)
         }
-        try checkTypes(of: request, entity: entity)
+        try managedObjectModel.checkFetch(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors)
         let names = request.includesSubentities
             ? managedObjectModel.entityAndDescendants(of: request.entityName) : [request.entityName]
         return Set(names.filter { managedObjectModel.entitiesByName[$0]?.isAbstract == false })
@@ -217,35 +217,5 @@ extension PersistentStoreCoordinator {
         for store in order {
             if let storePart = parts[store.identifier], !storePart.isEmpty { try store.save(storePart) }
         }
-    }
-
-    /// Refuses a predicate whose comparisons cannot match for their types, and a sort key path
-    /// through a to-many relationship (``FetchRequestError``).
-    func checkTypes(of request: FetchRequest, entity: EntityDescription) throws {
-        if let predicate = request.predicate {
-            try PredicateTypeCheck(model: managedObjectModel).check(predicate, entity: entity)
-        }
-        for descriptor in request.sortDescriptors {
-            if let relationship = toManyRelationship(in: descriptor.key, from: entity) {
-                throw FetchRequestError.toManySortKey(entity: entity.name, key: descriptor.key, relationship: relationship)
-            }
-        }
-    }
-
-    /// The first to-many relationship a key path walks through (or ends on), unless an
-    /// operator (`@count`…) follows it.
-    private func toManyRelationship(in keyPath: String, from entity: EntityDescription) -> String? {
-        var current = entity
-        let parts = keyPath.split(separator: ".").map(String.init)
-        for (index, part) in parts.enumerated() {
-            guard case .relationship(let relationship)? = current.propertiesByName[part] else { return nil }
-            if relationship.isToMany {
-                let next = index + 1 < parts.count ? parts[index + 1] : nil
-                return next?.hasPrefix("@") == true ? nil : relationship.name
-            }
-            guard let destination = managedObjectModel.entity(named: relationship.destinationEntityName) else { return nil }
-            current = destination
-        }
-        return nil
     }
 }
