@@ -83,11 +83,14 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
         for string in strings { payload.string(string) }
         payload.append(body.bytes)
 
-        let compressed = try Deflate.compress(payload.bytes)
+        // A payload that compresses past the ratio a reader accepts is stored as it is.
+        let deflated = try Deflate.compress(payload.bytes)
+        let storesCompressed = payload.bytes.count <= Deflate.maximumInflatedSize(of: deflated.count)
+        let compressed = storesCompressed ? deflated : payload.bytes
         var header = ByteWriter()
         header.append(StoreType.binaryMagic)
         header.fixed(Self.formatVersion)
-        header.fixed(Self.compressedFlag)
+        header.fixed(storesCompressed ? Self.compressedFlag : 0)
         header.fixed(UInt32(metadata.bytes.count))
         header.fixed(Deflate.crc32(metadata.bytes))
         header.fixed(UInt64(compressed.count))
@@ -104,10 +107,14 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
     }
 
     /// The UUID and metadata of the file at `url`, without inflating or reading the objects.
+    /// The store's UUID is the metadata's `NSStoreUUID`, whether or not the metadata repeats it.
     public static func readMetadata(from url: URL) throws -> [String: PropertyListValue] {
         let bytes = [UInt8](try AtomicFileWriter.read(url))
         let header = try Header(bytes, file: url.path)
-        return try header.metadata(bytes, file: url.path).metadata
+        let image = try header.metadata(bytes, file: url.path)
+        var metadata = image.metadata
+        metadata[StoreMetadataKey.storeUUID] = .string(image.identifier)
+        return metadata
     }
 
     func decode(_ bytes: [UInt8], file: String, model: ManagedObjectModel) throws -> StoreImage {
@@ -173,7 +180,7 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
             }
             payloadLength = Int(payload64)
             guard uncompressed64 <= UInt64(Deflate.maximumInflatedSize(of: payloadLength)) else {
-                throw reader.corrupt("declared uncompressed size \(uncompressed64) is impossible for \(payloadLength) bytes", at: 28)
+                throw reader.corrupt(Deflate.inflationRefusal(uncompressed64, payloadLength), at: 28)
             }
             uncompressedLength = Int(uncompressed64)
         }

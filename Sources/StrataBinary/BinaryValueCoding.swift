@@ -58,8 +58,8 @@ extension ByteReader {
         case .integer: return .integer(try signed())
         case .decimal:
             let text = try string()
-            guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
-                throw corrupt("'\(text)' is not a decimal number", at: start)
+            guard let decimal = Decimal(exactly: text) else {
+                throw corrupt("'\(text)' is not a decimal number of at most \(Decimal.maximumSignificantDigits) significant digits", at: start)
             }
             return .decimal(decimal)
         case .double: return .double(Double(bitPattern: try fixed(UInt64.self)))

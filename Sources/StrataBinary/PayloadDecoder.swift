@@ -58,7 +58,10 @@ struct PayloadDecoder {
                 }
                 let value = try reader.value()
                 guard value.matches(attribute.type) else {
-                    throw reader.corrupt("'\(objectEntity.name).\(key)' holds a value of the wrong type", at: keyStart)
+                    throw StoreError.invalidStoredValue(StoredValueProblem(
+                        file: reader.file, position: "at offset \(reader.base + keyStart)", entityName: objectEntity.name,
+                        object: id.uriRepresentation.absoluteString, attribute: key, type: attribute.type,
+                        found: value.storedValueDescription))
                 }
                 snapshot.attributes[key] = value
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 
 /// Why a command stopped: the lines to print on standard error and the exit status.
 struct CommandFailure: Error {
@@ -35,5 +36,30 @@ enum Diagnostics {
         let text = "strata: warning: \(line)"
         if ProgressBar.printAboveActive(text) { return }
         FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+extension CommandFailure {
+    /// The failure for `error`, met working on `subject` (a file as the user named it): the
+    /// error's own line when it names its file already, else `subject: error`.
+    init(_ subject: String, _ error: any Error, exitCode: Int32 = 2) {
+        if let storeError = error as? StoreError, let file = storeError.file, !file.isEmpty {
+            self.init("\(storeError)", exitCode: exitCode)
+        } else {
+            self.init("\(subject): \(error)", exitCode: exitCode)
+        }
+    }
+}
+
+extension StoreError {
+    /// The file the error's line starts with, when it starts with one.
+    var file: String? {
+        switch self {
+        case .io(let file, _, _), .corruptStore(let file, _, _), .incompatibleModel(let file, _),
+             .unusableName(let file, _):
+            file
+        case .invalidStoredValue(let problem): problem.file
+        default: nil
+        }
     }
 }

@@ -41,7 +41,7 @@ struct ConvertStore: ParsableCommand {
         do {
             image = try progress.showingStoreProgress { try store.contentsImage() }
         } catch {
-            throw CommandFailure("\(source): \(error)")
+            throw CommandFailure(source, error)
         }
         // An SQLite copy read with its source's own compiled model keeps that model's very bytes.
         var compiledModel: Data?

@@ -36,7 +36,7 @@ struct Export: ParsableCommand {
         do {
             image = try progress.showingStoreProgress { try opened.contentsImage() }
         } catch {
-            throw CommandFailure("\(store): \(error)")
+            throw CommandFailure(store, error)
         }
         progress.update(0, of: image.objects.count, label: "exporting")
         let text = ExportDocument.text(of: image, storeType: type, model: model) { progress.update($0, of: $1) }

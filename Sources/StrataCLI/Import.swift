@@ -3,7 +3,8 @@ import Foundation
 import Strata
 import StrataJSON
 
-/// `strata import F DST --model M [--type T] [--force]`; `F` may be `-` (standard input).
+/// `strata import F DST --model M [--type T] [--force] [--renumber]`; `F` may be `-` (standard
+/// input).
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create a store from a JSON document, after checking all of it against the model."
@@ -23,6 +24,9 @@ struct Import: ParsableCommand {
     @Flag(name: .long, help: "Replace the destination if it exists.")
     var force = false
 
+    @Flag(name: .long, help: "Give objects whose refs' primary keys collide new keys, and print each old -> new ref.")
+    var renumber = false
+
     func run() throws {
         let destinationURL = URL(fileURLWithPath: destination)
         let documentURL = document == "-" ? nil : try StoreFiles.existingFile(document)
@@ -41,8 +45,9 @@ struct Import: ParsableCommand {
             data = FileHandle.standardInput.readDataToEndOfFile()
         }
         let image: StoreImage
+        let renumbered: [ImportRenumbering]
         do {
-            image = try ImportDocument.read(data, model: model)
+            (image, renumbered) = try ImportDocument.read(data, model: model, renumbering: renumber)
         } catch {
             throw CommandFailure(lines: error.problems.map { "\(documentName): \($0)" })
         }
@@ -53,6 +58,9 @@ struct Import: ParsableCommand {
             try StoreFiles.create(output, type: storeType, model: model, image: image)
         }
         progress.finish()
+        // The map goes to standard output, after the store exists: one `old -> new` line per
+        // object given a new key.
+        for change in renumbered { print("renumbered: \(change.ref) -> \(change.newRef)") }
         print("\(destination): \(image.objects.count) objects imported into a new \(storeType) store, UUID \(image.identifier)")
     }
 

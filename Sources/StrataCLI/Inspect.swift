@@ -66,7 +66,7 @@ struct Inspect: ParsableCommand {
             do {
                 counts[entity.name] = .integer(try opened.count(StoreFetchRequest(entityNames: [entity.name])))
             } catch {
-                throw CommandFailure("\(store): \(error)")
+                throw CommandFailure(store, error)
             }
         }
         report["objects"] = .object(counts)

@@ -76,6 +76,7 @@ struct Query: ParsableCommand {
         request.fetchOffset = offset ?? 0
         let text: String
         do {
+            try model.checkFetch(entityName: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors)
             if count {
                 text = "\(try opened.count(request))\n"
             } else {
@@ -96,7 +97,7 @@ struct Query: ParsableCommand {
         } catch let failure as CommandFailure {
             throw failure
         } catch {
-            throw CommandFailure("\(store): \(error)")
+            throw CommandFailure(store, error)
         }
         try destination.write(Data(text.utf8))
     }

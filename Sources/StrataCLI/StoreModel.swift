@@ -64,7 +64,7 @@ struct StoreModel {
             }
             inference = try SQLiteModelInference(storeAt: url)
         } catch {
-            throw CommandFailure("\(store): \(error)")
+            throw CommandFailure(store, error)
         }
         if copying && !allowLoss {
             throw CommandFailure(lines: ["\(store): keeps no compiled model, and \(inferredName) would lose data (pass --model, or --allow-loss to go on):"]

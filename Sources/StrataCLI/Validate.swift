@@ -23,7 +23,7 @@ struct Validate: ParsableCommand {
         } catch let failure as CommandFailure {
             throw failure
         } catch {
-            throw CommandFailure("\(store): \(error)")
+            throw CommandFailure(store, error)
         }
         let context = ManagedObjectContext(coordinator: coordinator)
         var failures: [ValidationFailure] = []
@@ -50,7 +50,7 @@ struct Validate: ParsableCommand {
                 context.reset()
             }
         } catch {
-            throw CommandFailure("\(store): \(error)")
+            throw CommandFailure(store, error)
         }
         progress.finish()
         for failure in failures { print(failure.description) }

@@ -75,15 +75,20 @@ public enum AttributeJSON {
             case .number(let number): text = number
             default: throw mismatch("a decimal number as a string")
             }
-            guard DecimalText(text) != nil, let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
-                throw mismatch("a decimal number as a string")
+            guard DecimalText(text) != nil else { throw mismatch("a decimal number as a string") }
+            guard let decimal = Decimal(exactly: text) else {
+                throw mismatch("a decimal number of at most \(Decimal.maximumSignificantDigits) significant digits (a Decimal keeps no more)")
             }
             return .decimal(decimal)
         case .double:
-            guard let double = decodeFloatingPoint(json, as: Double.self) else { throw mismatch("a number") }
+            guard let double = decodeFloatingPoint(json, as: Double.self) else {
+                throw mismatch("a number within Double's range (magnitude at most \(Double.greatestFiniteMagnitude))")
+            }
             return .double(double)
         case .float:
-            guard let float = decodeFloatingPoint(json, as: Float.self) else { throw mismatch("a number") }
+            guard let float = decodeFloatingPoint(json, as: Float.self) else {
+                throw mismatch("a number within Float's range (magnitude at most \(Float.greatestFiniteMagnitude))")
+            }
             return .float(float)
         case .string:
             guard case .string(let string) = json else { throw mismatch("a string") }
@@ -115,7 +120,9 @@ public enum AttributeJSON {
     where T.RawSignificand: FixedWidthInteger {
         switch json {
         case .number(let text):
-            return T(text)
+            // A number beyond the type's range would become an infinity: no value of it.
+            guard let value = T(text), value.isFinite else { return nil }
+            return value
         case .string("Infinity"): return .infinity
         case .string("-Infinity"): return -.infinity
         case .string("NaN"): return .nan
@@ -137,7 +144,8 @@ public enum AttributeJSON {
 
     private static func decodeDate(_ json: JSONValue) -> Date? {
         if case .number(let text) = json {
-            guard let exact = DecimalText(text), let seconds = Double((exact - unixToReferenceSeconds).plainText) else { return nil }
+            guard let exact = DecimalText(text), let seconds = Double((exact - unixToReferenceSeconds).plainText),
+                  seconds.isFinite else { return nil }
             return Date(timeIntervalSinceReferenceDate: seconds)
         }
         return decodeFloatingPoint(json, as: Double.self).map { Date(timeIntervalSinceReferenceDate: $0) }

@@ -6,30 +6,48 @@ import StrataCore
 ///
 /// Every unknown entity or key, type mismatch, duplicate or dangling ref is reported with its
 /// JSON path; the image is returned only when there is none. Refs of the form `<Entity>/p<N>`
-/// keep their primary keys when every ref has that form (and no two objects under one
-/// inheritance root share a key); otherwise keys are numbered in document order. A relationship
-/// given on one side only gets its inverse filled in.
+/// keep their primary keys (and so their URIs); two such refs with one key under one
+/// inheritance root (`Student/p3` and `Teacher/p3` under `Person`) are a problem, unless the
+/// caller asks for renumbering, which gives the later ones new keys and reports each change.
+/// Other refs get the keys left free, in document order. A relationship given on one side only
+/// gets its inverse filled in.
 public struct ImportDocument {
     private let model: ManagedObjectModel
+    private let renumbering: Bool
     private var problems: [ImportProblem] = []
+    private var renumbered: [ImportRenumbering] = []
 
-    private init(model: ManagedObjectModel) { self.model = model }
+    private init(model: ManagedObjectModel, renumbering: Bool) {
+        self.model = model
+        self.renumbering = renumbering
+    }
 
-    /// Reads `data` as a document for `model`.
+    /// Reads `data` as a document for `model`; refs whose primary keys collide are a problem.
     ///
     /// - Throws: ``ImportError`` listing every problem (a JSON syntax error is one problem at `$`
     ///   with its line and column).
     public static func read(_ data: Data, model: ManagedObjectModel) throws(ImportError) -> StoreImage {
+        try read(data, model: model, renumbering: false).image
+    }
+
+    /// Reads `data` as a document for `model`. With `renumbering`, an object whose `<Entity>/p<N>`
+    /// ref has a key an earlier object under the same inheritance root already has gets a new key
+    /// (past every key in the document), and the result lists each such change; without, each
+    /// collision is a problem naming both objects' JSON paths.
+    ///
+    /// - Throws: ``ImportError`` listing every problem.
+    public static func read(_ data: Data, model: ManagedObjectModel,
+                            renumbering: Bool) throws(ImportError) -> (image: StoreImage, renumbered: [ImportRenumbering]) {
         let root: JSONValue
         do {
             root = try JSONParser.parse(data)
         } catch {
             throw ImportError(problems: [ImportProblem(path: "$", message: "not valid JSON: \(error)")])
         }
-        var reader = ImportDocument(model: model)
+        var reader = ImportDocument(model: model, renumbering: renumbering)
         let image = reader.readDocument(root)
         guard let image, reader.problems.isEmpty else { throw ImportError(problems: reader.problems) }
-        return image
+        return (image, reader.renumbered)
     }
 
     private mutating func problem(_ path: String, _ message: String) {
@@ -163,30 +181,59 @@ public struct ImportDocument {
         return entries
     }
 
-    /// Keeps `<Entity>/p<N>` keys when every ref has that form without clashes, else numbers.
-    private func assignIDs(_ entries: [Entry], storeIdentifier: String) -> [String: ManagedObjectID] {
+    /// The key a ref of the form `<its entity>/p<N>` names; nil for a ref of another form.
+    private static func statedKey(_ entry: Entry) -> Int64? {
+        let prefix = "\(entry.entity.name)/p"
+        guard entry.ref.hasPrefix(prefix), let key = Int64(entry.ref.dropFirst(prefix.count)), key > 0, key < Int64.max,
+              String(key) == entry.ref.dropFirst(prefix.count) else { return nil }
+        return key
+    }
+
+    /// Keeps the key of every `<Entity>/p<N>` ref; a key already taken under the same
+    /// inheritance root is a problem, or, when renumbering, gets the next key past every key
+    /// the document states. Other refs get the lowest keys left free, in document order.
+    private mutating func assignIDs(_ entries: [Entry], storeIdentifier: String) -> [String: ManagedObjectID] {
         var keys: [String: Int64] = [:]
-        var taken: Set<String> = []
-        var keepsKeys = true
+        var owners: [String: [Int64: Entry]] = [:]   // root → key → the entry that has it
+        var colliding: [Entry] = []
         for entry in entries {
-            let prefix = "\(entry.entity.name)/p"
-            guard entry.ref.hasPrefix(prefix), let key = Int64(entry.ref.dropFirst(prefix.count)), key > 0, key < Int64.max,
-                  String(key) == entry.ref.dropFirst(prefix.count),
-                  taken.insert("\(entry.entity.rootEntityName)/\(key)").inserted else {
-                keepsKeys = false
-                break
+            guard let key = Self.statedKey(entry) else { continue }
+            let root = entry.entity.rootEntityName
+            if let owner = owners[root]?[key] {
+                colliding.append(entry)
+                if !renumbering {
+                    problem("$.objects[\(entry.index)].ref",
+                            "'\(entry.ref)' has primary key \(key) under '\(root)', as '\(owner.ref)' at $.objects[\(owner.index)].ref"
+                                + " has: keeping both would change an object's URI (renumbering, --renumber, gives it a new key)")
+                }
+                continue
             }
+            owners[root, default: [:]][key] = entry
             keys[entry.ref] = key
+        }
+        var past: [String: Int64] = [:]
+        for (root, taken) in owners { past[root] = (taken.keys.max() ?? 0) + 1 }
+        for entry in colliding where renumbering {
+            let root = entry.entity.rootEntityName
+            let key = past[root, default: 1]
+            past[root] = key + 1
+            keys[entry.ref] = key
+            owners[root, default: [:]][key] = entry
+            renumbered.append(ImportRenumbering(path: "$.objects[\(entry.index)].ref", ref: entry.ref,
+                                                newRef: "\(entry.entity.name)/p\(key)"))
         }
         var next: [String: Int64] = [:]
         var ids: [String: ManagedObjectID] = [:]
         for entry in entries {
             let key: Int64
-            if keepsKeys, let kept = keys[entry.ref] {
+            if let kept = keys[entry.ref] {
                 key = kept
             } else {
-                key = next[entry.entity.rootEntityName, default: 1]
-                next[entry.entity.rootEntityName] = key + 1
+                let root = entry.entity.rootEntityName
+                var free = next[root, default: 1]
+                while owners[root]?[free] != nil { free += 1 }
+                key = free
+                next[root] = free + 1
             }
             ids[entry.ref] = ManagedObjectID(entityName: entry.entity.name, storeIdentifier: storeIdentifier, primaryKey: key)
         }
@@ -302,4 +349,25 @@ public struct ImportDocument {
             }
         }
     }
+}
+
+/// One object an import gave a new primary key because its ref's key was taken: its old ref
+/// and the ref that now names it (the key of its URI).
+public struct ImportRenumbering: Sendable, Hashable, CustomStringConvertible {
+    /// The JSON path of the ref (`$.objects[3].ref`).
+    public var path: String
+    /// The ref as the document gave it (`Teacher/p3`).
+    public var ref: String
+    /// The ref of the key it was given (`Teacher/p13`).
+    public var newRef: String
+
+    /// Creates a record.
+    public init(path: String, ref: String, newRef: String) {
+        self.path = path
+        self.ref = ref
+        self.newRef = newRef
+    }
+
+    /// `Teacher/p3 -> Teacher/p13`.
+    public var description: String { "\(ref) -> \(newRef)" }
 }

@@ -39,7 +39,9 @@ public enum PropertyListJSON {
         case .string(let string): return .string(string)
         case .number(let text):
             if let integer = Int64(text) { return .integer(integer) }
-            guard let double = Double(text) else { throw JSONValueProblem("the number \(text) is out of range") }
+            guard let double = Double(text), double.isFinite else {
+                throw JSONValueProblem("the number \(text) is beyond a Double's range")
+            }
             return .double(double)
         case .array(let items):
             var values: [PropertyListValue] = []

@@ -80,7 +80,7 @@ enum XMLBytes {
             return uuid(trimmed).map { .uuid($0) }
         case .decimal:
             guard let trimmed = trimmedASCII(text) else { return nil }
-            return Decimal(string: String(decoding: trimmed, as: UTF8.self), locale: posix).map { .decimal($0) }
+            return Decimal(exactly: String(decoding: trimmed, as: UTF8.self)).map { .decimal($0) }
         case .uri:
             guard let trimmed = trimmedASCII(text) else { return nil }
             return URL(string: String(decoding: trimmed, as: UTF8.self)).map { .uri($0) }

@@ -196,12 +196,29 @@ final class XMLDocumentReader {
             image.metadata = metadata
         }
         for entry in node.children where primaryKeys && entry.name == "nextPrimaryKey" {
-            guard let name = entry.attributes["entity"], let entity = XMLNameLookup.entity(name, in: model),
-                  let next = Int64(entry.text.trimmingCharacters(in: .whitespaces)), next > 0 else {
-                throw reader.error("invalid <nextPrimaryKey>", line: entry.line)
+            guard let name = entry.attributes["entity"] else {
+                throw reader.error("<nextPrimaryKey> names no entity", line: entry.line)
+            }
+            guard let entity = XMLNameLookup.entity(name, in: model) else {
+                throw modelMismatch(entity: name, metadata: image.metadata)
+            }
+            let text = entry.text.trimmingCharacters(in: .whitespaces)
+            guard let next = Int64(text), next > 0 else {
+                throw reader.error("<nextPrimaryKey entity=\"\(name)\"> holds '\(text.prefix(40))', not a positive integer", line: entry.line)
             }
             image.nextPrimaryKeys[entity.rootEntityName] = next
         }
+    }
+
+    /// The error for a store naming an entity the model does not have: the model does not match
+    /// the store. Names the entities whose version hashes differ (when the store recorded them)
+    /// and the entity met.
+    private func modelMismatch(entity name: String, metadata: [String: PropertyListValue]) -> StoreError {
+        let hashes = StoreMetadataKey.versionHashes(in: metadata)
+        var differing = hashes.isEmpty ? [] : model.entitiesDiffering(fromVersionHashes: hashes)
+        // The file may spell the name in capitals, as Core Data's XML stores do.
+        if !differing.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) { differing.append(name) }
+        return .incompatibleModel(file: reader.file, entities: differing.sorted())
     }
 
     // MARK: Model lookups, cached
@@ -454,7 +471,7 @@ final class XMLDocumentReader {
                 version = Number(value)
             }
         }
-        guard let entity else { throw fail("unknown entity '\(typeText)'") }
+        guard let entity else { throw modelMismatch(entity: typeText, metadata: image.metadata) }
         guard !entity.description.isAbstract else { throw fail("object of abstract entity '\(entity.name)'") }
         let pk: Int64?
         let pkText: String
@@ -560,21 +577,27 @@ final class XMLDocumentReader {
            value.matches(attribute.type) {
             return value
         }
+        let object = self.object?.id.uriRepresentation.absoluteString ?? "?"
         return try Self.value(String(decoding: text, as: UTF8.self), base64: base64, for: attribute.description,
-                              entity: entity) { reader.error($0, line: line) }
+                              entity: entity) { found in
+            StoreError.invalidStoredValue(StoredValueProblem(
+                file: reader.file, position: "line \(line)", entityName: entity, object: object,
+                attribute: attribute.description.name, type: attribute.description.type, found: found))
+        }
     }
 
     /// The value of `text` for `attribute`, by the general rules (any Unicode whitespace
     /// trimmed, base64 strings decoded): what the fast paths fall back to, and the source of
-    /// every error message about a value.
+    /// every error message about a value. `invalid` makes the error for text that is no value
+    /// of the attribute's type (or out of its range) from what the text held.
     static func value(_ text: String, base64: Bool, for attribute: AttributeDescription, entity: String,
-                      error: (String) -> StoreError) throws -> AttributeValue {
-        func fail(_ reason: String) -> StoreError { error("'\(entity).\(attribute.name)': \(reason)") }
+                      invalid: (String) -> StoreError) throws -> AttributeValue {
+        func quoted(_ text: String) -> String { "the text '\(text.count > 40 ? text.prefix(40) + "…" : text[...])'" }
         var text = text
         if base64 {
             // String(validating:) keeps a leading U+FEFF, which String(data:encoding:) drops.
             guard let data = Data(base64Encoded: text), let decoded = String(validating: data, as: UTF8.self) else {
-                throw fail("invalid base64 text")
+                throw invalid("invalid base64 text")
             }
             text = decoded
         }
@@ -582,7 +605,7 @@ final class XMLDocumentReader {
         let value: AttributeValue?
         switch attribute.type {
         case .integer16, .integer32, .integer64: value = Int64(trimmed).map { .integer($0) }
-        case .decimal: value = Decimal(string: trimmed, locale: XMLBytes.posix).map { .decimal($0) }
+        case .decimal: value = Decimal(exactly: trimmed).map { .decimal($0) }
         case .double: value = XMLNumber.parse(trimmed).map { .double($0) }
         case .float: value = XMLNumber.parseFloat(trimmed).map { .float($0) }
         case .string: value = .string(text)
@@ -593,9 +616,7 @@ final class XMLDocumentReader {
         case .uri: value = URL(string: trimmed).map { .uri($0) }
         case .objectID: value = URL(string: trimmed).flatMap(ManagedObjectID.init(parsing:)).map { .objectID($0) }
         }
-        guard let value, value.matches(attribute.type) else {
-            throw fail("'\(trimmed.prefix(40))' is not a valid \(attribute.type.rawValue) value")
-        }
+        guard let value, value.matches(attribute.type) else { throw invalid(quoted(trimmed)) }
         return value
     }
 

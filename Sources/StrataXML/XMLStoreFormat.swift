@@ -102,11 +102,15 @@ public struct XMLStoreFormat: AtomicStoreFormat {
         try XMLStoreDecoder(reader: XMLStreamReader(contentsOf: url), model: model).decode(objects: true)
     }
 
-    /// The UUID and metadata of the file at `url`; stops reading after `<databaseInfo>`.
+    /// The UUID and metadata of the file at `url`; stops reading after `<databaseInfo>`. The
+    /// store's `<UUID>` is the metadata's `NSStoreUUID`, whether or not the metadata repeats it.
     public static func readMetadata(from url: URL) throws -> [String: PropertyListValue] {
         let reader = try XMLStreamReader(data: databaseInfoPrefix(of: AtomicFileWriter.read(url)), file: url.path)
         let empty = try ManagedObjectModel(entities: [])
-        return try XMLStoreDecoder(reader: reader, model: empty).decode(objects: false).metadata
+        let image = try XMLStoreDecoder(reader: reader, model: empty).decode(objects: false)
+        var metadata = image.metadata
+        metadata[StoreMetadataKey.storeUUID] = .string(image.identifier)
+        return metadata
     }
 
     /// The document up to the first `</databaseInfo>`, closed with `</database>`, so that the

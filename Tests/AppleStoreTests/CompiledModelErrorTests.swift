@@ -68,6 +68,18 @@ import Testing
         #expect(read < attempts)
     }
 
+    @Test("The bound on inflating a cache: 100 times its size, at least 4 MiB, at most 64 MiB; real caches stay far below")
+    func inflationBound() throws {
+        #expect(RawInflate.limit(forCompressed: 1000) == 4 << 20)
+        #expect(RawInflate.limit(forCompressed: 100_000) == 10_000_000)
+        #expect(RawInflate.limit(forCompressed: 10 << 20) == 64 << 20)
+        #expect(RawInflate.limit(forCompressed: .max) == 64 << 20)
+        for (name, content) in try Self.cacheContents() {
+            let inflated = try RawInflate.inflate(content)
+            #expect(inflated.count < content.count * 20, "\(name): \(content.count) bytes inflate to \(inflated.count)")
+        }
+    }
+
     @Test("A cache that inflates past the limit is an error")
     func inflatesTooFar() throws {
         let (_, content) = try #require(try Self.cacheContents().first)

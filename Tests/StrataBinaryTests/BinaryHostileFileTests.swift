@@ -15,6 +15,10 @@ enum DecodeOutcome {
             self = .decoded(try body())
         } catch let StoreError.corruptStore(file, offset, reason) {
             self = .corrupt(file: file, offset: offset, reason: reason)
+        } catch let StoreError.invalidStoredValue(problem) {
+            // A value its attribute cannot hold: a typed error of its own, at an offset too.
+            let offset = problem.position.flatMap { Int($0.replacingOccurrences(of: "at offset ", with: "")) }
+            self = .corrupt(file: problem.file, offset: offset, reason: problem.description)
         } catch {
             self = .otherError(error)
         }
@@ -408,8 +412,13 @@ struct BinaryHostileFileTests {
         image.objects[id] = ObjectSnapshot(objectID: id, attributes: ["code": .string("42")])
         let bytes = try BinaryStoreFormat().encode(image)
         #expect(throws: Never.self) { try BinaryStoreFormat().decode(bytes, file: "w", model: asString) }
-        let error = expectCorrupt(bytes, model: asInteger)
-        #expect(error?.reason.contains("code") == true, "\(error?.reason ?? "")")
+        #expect {
+            try BinaryStoreFormat().decode(bytes, file: "w", model: asInteger)
+        } throws: { error in
+            guard case StoreError.invalidStoredValue(let problem) = error else { return false }
+            return problem.attribute == "code" && problem.entityName == "Item" && problem.found == "the string '42'"
+                && problem.object.hasSuffix("/Item/p1") && problem.file == "w" && problem.position != nil
+        }
     }
 
     @Test("a reference to an object the file does not hold")

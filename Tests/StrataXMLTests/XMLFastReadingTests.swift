@@ -29,6 +29,7 @@ struct XMLFastReadingTests {
         switch outcome {
         case .decoded: Issue.record("\(document.name): decoded without an error")
         case .otherError(let error): Issue.record("\(document.name): threw \(error), not StoreError.corruptStore")
+        case .refused(let file, _): #expect(file == url.path, "\(document.name)")
         case let .corrupt(file, offset, reason):
             #expect(file == url.path, "\(document.name)")
             #expect(offset != nil || reason.hasPrefix("line "), "\(document.name): names no line or offset: \(reason)")

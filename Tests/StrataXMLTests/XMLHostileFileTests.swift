@@ -13,6 +13,8 @@ import Darwin
 enum XMLOutcome {
     case decoded(StoreImage)
     case corrupt(file: String, offset: Int?, reason: String)
+    /// A value its attribute cannot hold, or an entity the model lacks: typed errors of their own.
+    case refused(file: String, error: StoreError)
     case otherError(any Error)
 
     init(_ body: () throws -> StoreImage) {
@@ -20,6 +22,15 @@ enum XMLOutcome {
             self = .decoded(try body())
         } catch let StoreError.corruptStore(file, offset, reason) {
             self = .corrupt(file: file, offset: offset, reason: reason)
+        } catch let error as StoreError {
+            switch error {
+            case .invalidStoredValue(let problem) where problem.position?.hasPrefix("line ") == true:
+                self = .refused(file: problem.file, error: error)
+            case .incompatibleModel(let file, _):
+                self = .refused(file: file, error: error)
+            default:
+                self = .otherError(error)
+            }
         } catch {
             self = .otherError(error)
         }
@@ -208,6 +219,7 @@ struct XMLHostileFileTests {
         switch outcome {
         case .decoded: return "decoded without an error"
         case .otherError(let error): return "threw \(error), not StoreError.corruptStore"
+        case .refused(let file, _): return file == Self.path ? nil : "named the file \(file)"
         case let .corrupt(file, offset, reason):
             if file != Self.path { return "named the file \(file)" }
             if offset == nil, !reason.hasPrefix("line ") { return "names no line or offset: \(reason)" }
@@ -273,7 +285,7 @@ struct XMLHostileFileTests {
                 switch decode(bytes) {
                 case .decoded: break
                 case .otherError(let error): problems.append("byte \(index) bit \(bit): \(error)")
-                case let .corrupt(file, _, _):
+                case .refused(let file, _), let .corrupt(file, _, _):
                     errors += 1
                     if file != Self.path { problems.append("byte \(index) bit \(bit): named \(file)") }
                 }
@@ -348,6 +360,10 @@ struct XMLHostileFileTests {
                 try coordinator.addPersistentStore(type: .xml, at: url)
                 Issue.record("\(document.name): the store opened")
             } catch let StoreError.corruptStore(file, _, _) {
+                #expect(file == url.path, "\(document.name)")
+            } catch let StoreError.invalidStoredValue(problem) {
+                #expect(problem.file == url.path, "\(document.name)")
+            } catch let StoreError.incompatibleModel(file, _) {
                 #expect(file == url.path, "\(document.name)")
             } catch {
                 Issue.record("\(document.name): expected StoreError.corruptStore, got \(error)")

@@ -109,11 +109,14 @@ extension PersistentStoreCoordinator {
         try storesAffected(by: request, entities: concreteEntities(for: request)).count
     }
 
-    /// The request's entity and, when asked, every sub-entity; abstract ones left out.
+    /// The request's entity and, when asked, every sub-entity; abstract ones left out. A
+    /// predicate comparing mismatched types, or a sort key through a to-many, is refused here,
+    /// before any store runs the request.
     func concreteEntities(for request: FetchRequest) throws -> Set<String> {
-        guard managedObjectModel.entitiesByName[request.entityName] != nil else {
+        guard let entity = managedObjectModel.entitiesByName[request.entityName] else {
             throw ObjectError.unknownEntity(request.entityName)
         }
+        try managedObjectModel.checkFetch(entity: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors)
         let names = request.includesSubentities
             ? managedObjectModel.entityAndDescendants(of: request.entityName) : [request.entityName]
         return Set(names.filter { managedObjectModel.entitiesByName[$0]?.isAbstract == false })

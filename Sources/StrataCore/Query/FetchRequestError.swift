@@ -24,6 +24,13 @@ public enum FetchRequestError: Error, Sendable, Hashable, CustomStringConvertibl
     case unsupportedSortSelector(String)
     /// The asynchronous fetch was cancelled before it ran.
     case cancelled
+    /// The predicate compares a key path with a value of a kind it never equals or orders
+    /// against (`year == "x"` with `year` an Integer 16): refused rather than answered with
+    /// nothing. `keyType` is the key path's attribute type, `found` the other side's kind.
+    case mismatchedComparison(entity: String, key: String, keyType: String, predicate: String, found: String)
+    /// A sort descriptor's key path goes through a to-many relationship, which has no one value
+    /// to sort by.
+    case toManySortKey(entity: String, key: String, relationship: String)
 
     /// One line that says what is wrong and where.
     public var description: String {
@@ -44,6 +51,10 @@ public enum FetchRequestError: Error, Sendable, Hashable, CustomStringConvertibl
         case .unsupportedSortSelector(let selector):
             "unsupported sort selector '\(selector)' (use compare:, caseInsensitiveCompare:, localizedCompare:, localizedCaseInsensitiveCompare: or localizedStandardCompare:)"
         case .cancelled: "the asynchronous fetch was cancelled"
+        case let .mismatchedComparison(entity, key, keyType, predicate, found):
+            "entity '\(entity)': '\(predicate)' compares '\(key)' (\(keyType)) with \(found), which it never matches"
+        case let .toManySortKey(entity, key, relationship):
+            "entity '\(entity)': cannot sort by '\(key)': '\(relationship)' is a to-many relationship, with no one value to sort by"
         }
     }
 }

@@ -31,6 +31,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A name in the model that the store cannot use as a table, column or index name (the SQLite
     /// store takes names made of letters, digits and underscores, not starting with a digit).
     case unusableName(file: String, name: String)
+    /// A stored value its attribute cannot hold (out of the type's range, or of another type):
+    /// the store refuses to read it, naming the file, the object, the attribute and the value.
+    case invalidStoredValue(StoredValueProblem)
 
     /// One line that says what failed and where.
     public var description: String {
@@ -52,9 +55,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "uniqueness constraint violated: " + conflicts.map(\.description).joined(separator: "; ")
         case let .unusableName(file, name):
             "\(file): the model's name '\(name)' cannot name a table, column or index (letters, digits and underscores only, not starting with a digit)"
+        case .invalidStoredValue(let problem): problem.description
         case .readOnlyStore(let file): "\(file.isEmpty ? "the store" : file): opened read-only; nothing is written to it"
         case let .incompatibleModel(file, entities):
-            "\(file): written with another model version (entities \(entities.joined(separator: ", ")) differ)"
+            "\(file): the model does not match the store, written with another model version (entities \(entities.joined(separator: ", ")) differ)"
         }
     }
 }

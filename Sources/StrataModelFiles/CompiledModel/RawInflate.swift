@@ -7,6 +7,17 @@ package enum RawInflate {
     /// The most bytes a compiled model may inflate to: far beyond any real model (a few
     /// kilobytes to a few hundred), small enough that a hostile blob cannot exhaust memory.
     package static let maximumInflatedSize = 64 << 20
+    /// The most inflated bytes per compressed byte, past ``ratioFreeSize``: 100. Keyed
+    /// archives compress 5 to 20 times; deflate alone could expand about 1032 times.
+    package static let maximumRatio = 100
+    /// Blobs may inflate to this many bytes (4 MiB) whatever their ratio.
+    package static let ratioFreeSize = 4 << 20
+
+    /// The bound for `compressedCount` bytes: 100 times as many, at least 4 MiB, at most 64 MiB.
+    package static func limit(forCompressed compressedCount: Int) -> Int {
+        let (scaled, overflow) = compressedCount.multipliedReportingOverflow(by: maximumRatio)
+        return overflow ? maximumInflatedSize : min(maximumInflatedSize, max(ratioFreeSize, scaled))
+    }
 
     /// The status the loop below stops with when the output passes the limit (no zlib status).
     private static let tooLarge: Int32 = .min
@@ -14,9 +25,11 @@ package enum RawInflate {
     /// The bytes `compressed` inflates to.
     ///
     /// - Throws: ``CompiledModelError/damagedCompression(reason:)`` when the data is not raw
-    ///   DEFLATE, ends early, has bytes after its end, or inflates past `limit`.
-    package static func inflate(_ compressed: Data, limit: Int = maximumInflatedSize) throws(CompiledModelError) -> Data {
+    ///   DEFLATE, ends early, has bytes after its end, or inflates past `limit` (by default
+    ///   ``limit(forCompressed:)``), which is found as the output passes it, in 64 KiB steps.
+    package static func inflate(_ compressed: Data, limit given: Int? = nil) throws(CompiledModelError) -> Data {
         guard !compressed.isEmpty else { throw .damagedCompression(reason: "it is empty") }
+        let limit = given ?? Self.limit(forCompressed: compressed.count)
         var stream = z_stream()
         // Negative window bits: raw DEFLATE, no zlib header.
         guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {

@@ -48,16 +48,24 @@ enum SQLiteValueCoding {
         func mismatch() -> SQLiteDecodingProblem { SQLiteDecodingProblem(type: type, found: value) }
         switch (type, value) {
         case (_, .null): return nil
-        case (.integer16, .integer(let i)), (.integer32, .integer(let i)), (.integer64, .integer(let i)): return .integer(i)
-        case (.integer16, .real(let d)), (.integer32, .real(let d)), (.integer64, .real(let d)):
-            guard let i = Int64(exactly: d) else { throw mismatch() }
+        case (.integer16, .integer(let i)), (.integer32, .integer(let i)), (.integer64, .integer(let i)):
+            guard fits(i, type) else { throw mismatch() }
             return .integer(i)
-        case (.boolean, .integer(let i)): return .boolean(i != 0)
-        case (.boolean, .real(let d)): return .boolean(d != 0)
+        case (.integer16, .real(let d)), (.integer32, .real(let d)), (.integer64, .real(let d)):
+            guard let i = Int64(exactly: d), fits(i, type) else { throw mismatch() }
+            return .integer(i)
+        // Core Data writes 0 and 1; any other number is no Boolean.
+        case (.boolean, .integer(let i)) where i == 0 || i == 1: return .boolean(i != 0)
+        case (.boolean, .real(let d)) where d == 0 || d == 1: return .boolean(d != 0)
         case (.double, _): return .double(try decodeDouble(value, type))
         case (.float, .blob(let data)) where data.count == 4:
             return .float(Float(bitPattern: data.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }))
-        case (.float, _): return .float(Float(try decodeDouble(value, type)))
+        case (.float, _):
+            let double = try decodeDouble(value, type)
+            let float = Float(double)
+            // A finite number beyond Float's range would become an infinity.
+            guard float.isFinite || !double.isFinite else { throw mismatch() }
+            return .float(float)
         case (.date, _): return .date(Date(timeIntervalSinceReferenceDate: try decodeDouble(value, type)))
         case (.decimal, .integer(let i)): return .decimal(Decimal(i))
         case (.decimal, .real(let d)): return .decimal(try decimal(String(format: "%.15g", d), value))
@@ -86,6 +94,16 @@ enum SQLiteValueCoding {
         }
     }
 
+    /// Whether `integer` is in the range of the integer type `type`.
+    @inline(__always)
+    static func fits(_ integer: Int64, _ type: AttributeType) -> Bool {
+        switch type {
+        case .integer16: Int64(Int16(truncatingIfNeeded: integer)) == integer
+        case .integer32: Int64(Int32(truncatingIfNeeded: integer)) == integer
+        default: true
+        }
+    }
+
     private static func decodeDouble(_ value: SQLiteValue, _ type: AttributeType) throws(SQLiteDecodingProblem) -> Double {
         switch value {
         case .real(let d): return d
@@ -97,7 +115,7 @@ enum SQLiteValueCoding {
     }
 
     private static func decimal(_ text: String, _ value: SQLiteValue) throws(SQLiteDecodingProblem) -> Decimal {
-        guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+        guard let decimal = Decimal(exactly: text) else {
             throw SQLiteDecodingProblem(type: .decimal, found: value)
         }
         return decimal
@@ -110,14 +128,18 @@ struct SQLiteDecodingProblem: Error {
     var found: SQLiteValue
 
     var description: String {
-        let kind = switch found {
+        "a \(type.rawValue) column holds \(foundDescription)"
+    }
+
+    /// What the column held, in words: `the integer 99999`, `the text 'abc'`.
+    var foundDescription: String {
+        switch found {
         case .null: "NULL"
         case .integer(let i): "the integer \(i)"
         case .real(let d): "the real \(d)"
-        case .text: "text"
+        case .text(let text): "the text '\(text.count > 40 ? text.prefix(40) + "…" : text)'"
         case .blob(let data): "a \(data.count)-byte blob"
         }
-        return "a \(type.rawValue) column holds \(kind)"
     }
 }
 

@@ -10,13 +10,31 @@ enum MetadataPropertyList {
 
     /// The metadata in a property list's bytes.
     ///
-    /// - Throws: a message when the bytes are not a property list holding a dictionary.
-    static func decode(_ data: Data) throws -> [String: PropertyListValue] {
-        let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+    /// - Throws: ``SQLiteMetadataProblem`` saying what the bytes are when they are not a
+    ///   property list holding a dictionary (never Foundation's own error).
+    static func decode(_ data: Data) throws(SQLiteMetadataProblem) -> [String: PropertyListValue] {
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw SQLiteMetadataProblem(reason: "Z_METADATA.Z_PLIST holds " + describe(data))
+        }
         guard case .dictionary(let dictionary)? = value(object) else {
-            throw SQLiteMetadataProblem(reason: "the metadata property list is not a dictionary")
+            throw SQLiteMetadataProblem(reason: "Z_METADATA.Z_PLIST holds a property list that is not a dictionary")
         }
         return dictionary
+    }
+
+    /// What `data`, which does not read as a property list, looks like.
+    private static func describe(_ data: Data) -> String {
+        if data.starts(with: Array("bplist00".utf8)) {
+            return "a binary property list of \(data.count) bytes that is damaged or cut short"
+        }
+        if data.starts(with: Array("<?xml".utf8)) || data.starts(with: Array("<plist".utf8)) {
+            return "an XML property list of \(data.count) bytes that does not parse"
+        }
+        let head = data.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
+        return "\(data.count) bytes that are no property list (they start \(head.isEmpty ? "with nothing" : head); Core Data writes a binary property list, starting 'bplist00')"
     }
 
     private static func foundation(_ value: PropertyListValue) -> Any {

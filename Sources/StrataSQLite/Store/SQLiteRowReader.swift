@@ -185,8 +185,15 @@ final class SQLiteRowReader: SnapshotSource {
         let column = row.column(position)
         switch (column.storageClass, type) {
         case (.null, _): return nil
-        case (.integer, .integer16), (.integer, .integer32), (.integer, .integer64): return .integer(column.int64)
-        case (.integer, .boolean): return .boolean(column.int64 != 0)
+        case (.integer, .integer64): return .integer(column.int64)
+        case (.integer, .integer32), (.integer, .integer16):
+            // A number outside the type's range, written by another program, goes the slow way
+            // and is refused there.
+            let integer = column.int64
+            if SQLiteValueCoding.fits(integer, type) { return .integer(integer) }
+        case (.integer, .boolean):
+            let integer = column.int64
+            if integer & ~1 == 0 { return .boolean(integer != 0) }
         case (.real, .double): return .double(column.double)
         case (.real, .date): return .date(Date(timeIntervalSinceReferenceDate: column.double))
         case (.text, .string): return .string(column.text)
@@ -198,8 +205,9 @@ final class SQLiteRowReader: SnapshotSource {
             if case .blob = value, type.storesInexactNumbersAsBlobs { readNumberStoredAsBlob = true }
             return try SQLiteValueCoding.decode(value, as: type)
         } catch {
-            throw StoreError.corruptStore(file: file, offset: nil,
-                                          reason: "\(layout.entityName) row \(key), attribute '\(layout.attributes[attribute].name)': \(error.description)")
+            throw StoreError.invalidStoredValue(StoredValueProblem(
+                file: file, entityName: layout.entityName, object: id(layout.entityName, key).uriRepresentation.absoluteString,
+                attribute: layout.attributes[attribute].name, type: type, found: error.foundDescription))
         }
     }
 

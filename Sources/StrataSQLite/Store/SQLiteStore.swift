@@ -134,7 +134,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 do {
                     metadata = try MetadataPropertyList.decode(plist)
                 } catch {
-                    throw StoreError.corruptStore(file: file, offset: nil, reason: "Z_METADATA.Z_PLIST is not a property list: \(error)")
+                    throw StoreError.corruptStore(file: file, offset: nil, reason: error.description)
                 }
             }
             try description.checkCompatibility(withStoreMetadata: metadata, file: file)
@@ -178,7 +178,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             guard let row = rows.first else {
                 throw StoreError.corruptStore(file: url.path, offset: nil, reason: "Z_METADATA holds no row")
             }
-            var metadata = try row.1.map(MetadataPropertyList.decode) ?? [:]
+            var metadata: [String: PropertyListValue] = [:]
+            do {
+                metadata = try row.1.map(MetadataPropertyList.decode) ?? [:]
+            } catch {
+                throw StoreError.corruptStore(file: url.path, offset: nil, reason: error.description)
+            }
             if let identifier = row.0 { metadata[StoreMetadataKey.storeUUID] = .string(identifier) }
             return metadata
         } catch let error as SQLiteError {
