@@ -8,7 +8,7 @@ struct StrataTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
         abstract: "Inspect, convert, export, import, validate and query Strata and Core Data stores.",
-        subcommands: [Inspect.self, ConvertStore.self, Export.self, Import.self, Validate.self, Query.self]
+        subcommands: [Inspect.self, ConvertStore.self, Export.self, Import.self, Validate.self, Query.self, Check.self]
     )
 
     /// Runs the command line. Exit status: 0 success, 1 validation failures found, 2 bad usage
