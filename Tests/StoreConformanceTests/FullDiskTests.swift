@@ -66,12 +66,14 @@ struct FullDiskTests {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: store.type, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)
-        let text = String(repeating: "x", count: 900)
+        // Names that do not compress, so that the binary store's file grows too.
+        var generator = SystemRandomNumberGenerator()
+        func text() -> String { Data((0..<700).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString() }
         var saved = 0
         var lastGood = Data()
         var failure: (any Error)?
         for round in 0..<400 {
-            for index in 0..<4 { try context.insert("Employee", ["name": "\(round)-\(index) \(text)"]) }
+            for index in 0..<4 { try context.insert("Employee", ["name": "\(round)-\(index) \(text())"]) }
             do {
                 try context.save()
                 saved += 4
