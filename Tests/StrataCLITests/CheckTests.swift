@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 import StrataJSON
 import StrataTestSupport
 import Testing
@@ -167,6 +168,27 @@ struct CheckTests {
         #expect(first["object"] == .string("\(uri)/Student/p1"))
         #expect(first["relationship"] == .string("teacher"))
         #expect(first["destination"] == .string("Teacher/p99"))
+    }
+
+    @Test("a binary store written without a teacher its students name: check and validate report each, export keeps going")
+    func danglingBinary() throws {
+        let scratch = try Scratch()
+        let store = try sample("binary", in: scratch)
+        let url = URL(fileURLWithPath: store)
+        let model = try ModelFile.read(at: URL(fileURLWithPath: CLI.model)).model
+        var image = try BinaryStoreFormat().read(from: url, model: model)
+        let teacher = ManagedObjectID(entityName: "Teacher", storeIdentifier: CLI.sampleUUID, primaryKey: 4)
+        try #require(image.objects.removeValue(forKey: teacher) != nil)
+        try BinaryStoreFormat().write(image, to: url, model: model)   // the writer writes references as given
+
+        let lines = problems(try scratch.run("check", store, "--model", CLI.model), store: store)
+        let named = lines.filter { $0.contains("refers to Teacher/p4, which the store does not hold") }
+        #expect(named.count == 2, "Course p1 and Student p1 name the teacher: \(lines)")
+        let validate = try scratch.run("validate", store, "--model", CLI.model)
+        #expect(validate.status == 1, "\(validate)")
+        #expect(validate.outputLines.last?.hasSuffix("\(named.count) dangling references") == true, "\(validate)")
+        let export = try scratch.succeed("export", store, "--model", CLI.model)
+        #expect(!export.stdout.contains("Teacher/p4"), "the dangling references read as nil")
     }
 
     @Test("SQLite key bookkeeping: Z_MAX below a key in use, a Z_ENT of no entity")
