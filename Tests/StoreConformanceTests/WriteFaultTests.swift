@@ -109,6 +109,25 @@ struct WriteFaultTests {
         #expect(try ManagedObjectContext(coordinator: reopened).count("Employee") == 20)
     }
 
+    @Test("replacing a store's contents (what a conversion does) fails cleanly too", arguments: StoreUnderTest.wholeFileWriters)
+    func failedReplace(store: StoreUnderTest) throws {
+        let model = try SampleModels.company()
+        let (coordinator, opened) = try store.makeCoordinator(model: model)
+        let url = try #require(opened.url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.insert("Employer", ["name": "Acme"])
+        try context.save()
+        let before = try Data(contentsOf: url)
+        let held = try opened.contentsImage()
+        var replacement = held
+        replacement.objects = [:]
+        #expect(throws: StoreError.io(file: url.path, operation: "writing", reason: String(cString: strerror(ENOSPC)))) {
+            try WriteFaults.injecting(.failWrite(afterBytes: 10, errno: ENOSPC), into: url) { try opened.replaceContents(with: replacement) }
+        }
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try opened.contentsImage() == held, "the store holds what it held")
+    }
+
     @Test("a fault injected for one file leaves other files' writes alone", arguments: StoreUnderTest.wholeFileWriters)
     func otherFiles(store: StoreUnderTest) throws {
         let model = try SampleModels.company()
