@@ -2,7 +2,8 @@ import Foundation
 import StrataCore
 
 /// Decodes the object payload of a binary store and checks it against the model: known
-/// entities and keys, values of the right type, unique IDs, no dangling references.
+/// entities and keys, values of the right type, unique IDs. A reference to an object the file
+/// does not hold is left out of its snapshot and recorded in the image's dangling references.
 struct PayloadDecoder {
     let model: ManagedObjectModel
     let storeIdentifier: String
@@ -38,7 +39,7 @@ struct PayloadDecoder {
         }
 
         let objectCount = try reader.count(minimumItemSize: 6)
-        var references: [(ManagedObjectID, Int)] = []
+        var references: [(source: ManagedObjectID, relationship: String, destination: ManagedObjectID)] = []
         var keysByRoot: [String: Set<Int64>] = [:]
         for _ in 0..<objectCount {
             let objectStart = reader.offset
@@ -73,7 +74,7 @@ struct PayloadDecoder {
                 }
                 let destination = try reference(&reader, entity: entity, primaryKey: primaryKey, relationship: relationship)
                 snapshot.toOne[key] = destination
-                references.append((destination, keyStart))
+                references.append((id, key, destination))
             }
             for _ in 0..<(try reader.count(minimumItemSize: 2)) {
                 let keyStart = reader.offset
@@ -85,7 +86,7 @@ struct PayloadDecoder {
                 for _ in 0..<(try reader.count(minimumItemSize: 2)) {
                     let destination = try reference(&reader, entity: entity, primaryKey: primaryKey, relationship: relationship)
                     destinations.append(destination)
-                    references.append((destination, keyStart))
+                    references.append((id, key, destination))
                 }
                 snapshot.toMany[key] = destinations
             }
@@ -98,8 +99,19 @@ struct PayloadDecoder {
             image.objects[id] = snapshot
         }
         guard reader.isAtEnd else { throw reader.corrupt("\(reader.remaining) unexpected bytes after the last object") }
-        for (destination, offset) in references where image.objects[destination] == nil {
-            throw reader.corrupt("reference to \(destination), which the store does not hold", at: offset)
+        // Reading keeps going past a reference to a missing object: the relationship reads as if
+        // it were not there, and the reference is reported (`IntegrityCheckingStore`).
+        for reference in references where image.objects[reference.destination] == nil {
+            image.danglingReferences.append(DanglingReference(
+                source: reference.source, relationship: reference.relationship,
+                destinationEntityName: reference.destination.entityName, destinationPrimaryKey: reference.destination.primaryKey))
+            guard var snapshot = image.objects[reference.source] else { continue }
+            if snapshot.toOne[reference.relationship] == reference.destination {
+                snapshot.toOne[reference.relationship] = nil
+            } else {
+                snapshot.toMany[reference.relationship]?.removeAll { $0 == reference.destination }
+            }
+            image.objects[reference.source] = snapshot
         }
     }
 

@@ -9,7 +9,8 @@ struct StrataTool: ParsableCommand {
         commandName: "strata",
         abstract: "Inspect, convert, export, import, validate and query Strata and Core Data stores.",
         version: StrataVersion.current,
-        subcommands: [Inspect.self, ConvertStore.self, Export.self, Import.self, Validate.self, Query.self, ModelCommand.self]
+        subcommands: [Inspect.self, ConvertStore.self, Export.self, Import.self, Validate.self, Query.self, ModelCommand.self,
+                      Check.self]
     )
 
     /// Runs the command line. Exit status: 0 success (help and `--version` included, printed on

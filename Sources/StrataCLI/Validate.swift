@@ -5,7 +5,7 @@ import Strata
 /// `strata validate STORE [--model M]`.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run every validation rule of the model on every object; exit status 1 when any fails."
+        abstract: "Run every validation rule of the model on every object and report dangling references; exit status 1 when any fails."
     )
 
     @Argument(help: "The store to check.")
@@ -53,8 +53,18 @@ struct Validate: ParsableCommand {
             throw CommandFailure(store, error)
         }
         progress.finish()
+        // Reading keeps going past a reference to a missing object (it reads as nil); each is a failure here.
+        let dangling: [DanglingReference]
+        do {
+            dangling = try (opened as? any IntegrityCheckingStore)?.danglingReferences() ?? []
+        } catch {
+            throw CommandFailure("\(store): \(error)")
+        }
         for failure in failures { print(failure.description) }
-        print("\(checked) objects checked, \(failures.count) validation failure\(failures.count == 1 ? "" : "s")")
-        if !failures.isEmpty { throw ExitCode(1) }
+        for reference in dangling { print("\(reference.source.entityName) \(reference.source).\(reference.relationship) is a dangling reference: it names \(reference.destinationDescription), which the store does not hold") }
+        var summary = "\(checked) objects checked, \(failures.count) validation failure\(failures.count == 1 ? "" : "s")"
+        if !dangling.isEmpty { summary += ", \(dangling.count) dangling reference\(dangling.count == 1 ? "" : "s")" }
+        print(summary)
+        if !failures.isEmpty || !dangling.isEmpty { throw ExitCode(1) }
     }
 }

@@ -109,7 +109,12 @@ public enum XcodeMappingStore {
         let model: ManagedObjectModel
         do { model = try self.model() } catch { throw .invalidDocument(file: document.path, reason: "\(error)") }
         do {
-            return try XMLStoreFormat().read(from: document, model: model)
+            let image = try XMLStoreFormat().read(from: document, model: model)
+            // A store reads past a dangling reference; a mapping model missing a part is refused.
+            if let dangling = image.danglingReferences.first {
+                throw StoreError.corruptStore(file: document.path, offset: nil, reason: dangling.description)
+            }
+            return image
         } catch let error as StoreError {
             throw .unreadableStore(file: document.path, error)
         } catch {

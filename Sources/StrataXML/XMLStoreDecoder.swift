@@ -635,19 +635,19 @@ final class XMLDocumentReader {
                 if relationship.isToMany {
                     var ids: [ManagedObjectID] = []
                     ids.reserveCapacity(reference.targets.count)
-                    for target in reference.targets { ids.append(try resolve(targets[target], for: reference)) }
+                    for target in reference.targets {
+                        if let id = try resolve(targets[target], for: reference, from: snapshot.objectID, into: &image) { ids.append(id) }
+                    }
                     snapshot.toMany[relationship.name] = ids
                 } else {
-                    var first: ManagedObjectID?
-                    for target in reference.targets {
-                        let id = try resolve(targets[target], for: reference)
-                        if first == nil { first = id }
-                    }
-                    guard let first else { continue }
-                    guard reference.targets.count == 1 else {
+                    guard reference.targets.count <= 1 else {
                         throw reader.error("to-one '\(relationship.name)' has \(reference.targets.count) idrefs", line: reference.line)
                     }
-                    snapshot.toOne[relationship.name] = first
+                    for target in reference.targets {
+                        if let id = try resolve(targets[target], for: reference, from: snapshot.objectID, into: &image) {
+                            snapshot.toOne[relationship.name] = id
+                        }
+                    }
                 }
             }
             image.objects[snapshot.objectID] = snapshot
@@ -661,10 +661,16 @@ final class XMLDocumentReader {
         }
     }
 
-    private func resolve(_ key: Int, for reference: PendingReference) throws -> ManagedObjectID {
+    /// The object `key` names for `reference` of `source`; nil for a key no object of the file
+    /// has, which is recorded in `image`'s dangling references (reading keeps going, the
+    /// relationship reads as if the reference were not there).
+    private func resolve(_ key: Int, for reference: PendingReference, from source: ManagedObjectID,
+                         into image: inout StoreImage) throws -> ManagedObjectID? {
         guard let index = indexByKey[Int64(key)] else {
-            throw reader.error("'\(reference.relationship.name)' refers to '\(text(ofKey: key))', which the store does not hold",
-                               line: reference.line)
+            image.danglingReferences.append(DanglingReference(
+                source: source, relationship: reference.relationship.name,
+                destinationEntityName: reference.relationship.destination, destinationName: text(ofKey: key)))
+            return nil
         }
         let id = pending[index].id
         guard accepts(reference.relationship, pending[index].entity) else {

@@ -124,8 +124,6 @@ struct HostilePayload: Sendable, CustomTestStringConvertible {
             CraftedObject.payload(roots: CraftedObject.validRoots,
                                   objects: CraftedObject.validObjects + [CraftedObject(entity: "Fish", pk: 2)])
         },
-        HostilePayload("dangling to-one", change: 2) { $0.toOne = [("owner", "Person", 9)] },
-        HostilePayload("dangling to-many", change: 0) { $0.toMany = [("pets", [("Pet", 1), ("Pet", 7)])] },
         HostilePayload("to-one to an object of the wrong entity", change: 2) { $0.toOne = [("owner", "Pet", 1)] },
         HostilePayload("unknown entity", change: 3) { $0.entity = "Dragon" },
         HostilePayload("object of an abstract entity") {
@@ -421,19 +419,49 @@ struct BinaryHostileFileTests {
         }
     }
 
-    @Test("a reference to an object the file does not hold")
+    @Test("a reference to an object the file does not hold reads as nil and is reported")
     func danglingReference() throws {
         var image = PetsModel.image()
         let missing = ManagedObjectID(entityName: "Person", storeIdentifier: image.identifier, primaryKey: 99)
         let rex = ManagedObjectID(entityName: "Pet", storeIdentifier: image.identifier, primaryKey: 1)
         image.objects[rex]?.toOne["owner"] = missing
-        let error = expectCorrupt(try BinaryStoreFormat().encode(image))
-        #expect(error?.offset != nil)
+        guard case .decoded(let toOne) = decode(try BinaryStoreFormat().encode(image)) else {
+            Issue.record("a dangling to-one stopped the reading")
+            return
+        }
+        #expect(toOne.objects[rex]?.toOne["owner"] == nil, "the dangling to-one reads as nil")
+        #expect(toOne.objects.count == image.objects.count)
+        #expect(toOne.danglingReferences == [DanglingReference(source: rex, relationship: "owner", destinationEntityName: "Person",
+                                                               destinationPrimaryKey: 99)])
 
         var toMany = PetsModel.image()
         let ann = ManagedObjectID(entityName: "Person", storeIdentifier: toMany.identifier, primaryKey: 1)
+        let pets = toMany.objects[ann]?.toMany["pets"] ?? []
         toMany.objects[ann]?.toMany["pets"]?.append(ManagedObjectID(entityName: "Fish", storeIdentifier: toMany.identifier, primaryKey: 8))
-        expectCorrupt(try BinaryStoreFormat().encode(toMany))
+        guard case .decoded(let decoded) = decode(try BinaryStoreFormat().encode(toMany)) else {
+            Issue.record("a dangling to-many member stopped the reading")
+            return
+        }
+        #expect(decoded.objects[ann]?.toMany["pets"] == pets, "the missing member is left out, the others kept in order")
+        #expect(decoded.danglingReferences.map(\.destinationDescription) == ["Fish/p8"])
+        #expect(decoded.danglingReferences.first?.source == ann)
+    }
+
+    @Test("hand-written dangling references decode, each reported with its object and relationship")
+    func craftedDangling() throws {
+        var objects = CraftedObject.validObjects
+        objects[2].toOne = [("owner", "Person", 9)]
+        objects[0].toMany = [("pets", [("Pet", 1), ("Pet", 7)])]
+        let payload = CraftedObject.payload(roots: CraftedObject.validRoots, objects: objects)
+        let metadata = BinaryFile.metadataSection(identifier: "PETS-STORE")
+        guard case .decoded(let image) = decode(try BinaryFile.assemble(metadata: metadata, payload: payload)) else {
+            Issue.record("hand-written dangling references stopped the reading")
+            return
+        }
+        #expect(image.danglingReferences.map(\.description).sorted() == [
+            "Person x-coredata://PETS-STORE/Person/p1.pets refers to Pet/p7, which the store does not hold",
+            "Pet x-coredata://PETS-STORE/Pet/p2.owner refers to Person/p9, which the store does not hold",
+        ])
     }
 
     @Test("hand-written payloads: the valid one decodes, compressed or not")

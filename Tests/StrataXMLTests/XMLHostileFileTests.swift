@@ -90,7 +90,6 @@ struct HostileDocument: Sendable, CustomTestStringConvertible {
                         with: #"<attribute name="name" type="string" encoding="base64">//4=</attribute>"#),
         HostileDocument("character reference to NUL", replacing: ">Rex<", with: ">R&#0;x<"),
         HostileDocument("undeclared entity reference", replacing: ">Rex<", with: ">R&nbsp;x<"),
-        HostileDocument("dangling idref", replacing: #"idrefs="z103 z104 z105""#, with: #"idrefs="z103 z104 z999""#),
         HostileDocument("to-one with two idrefs", replacing: #"<relationship name="owner" type="1/1" destination="PERSON" idrefs="z102"></relationship>"#,
                         with: #"<relationship name="owner" type="1/1" destination="PERSON" idrefs="z102 z102"></relationship>"#),
         HostileDocument("relationship to an object of the wrong entity", replacing: #"idrefs="z103 z104 z105""#,
@@ -234,6 +233,29 @@ struct XMLHostileFileTests {
             return
         }
         #expect(Identical.differences(PetsModel.image(), image).isEmpty)
+    }
+
+    @Test("a dangling idref reads as if it were not there and is reported")
+    func danglingIdref() throws {
+        var text = XMLFixture.pets.replacingOccurrences(of: #"idrefs="z103 z104 z105""#, with: #"idrefs="z103 z999 z105""#)
+        // Tom (z104) names a missing owner.
+        let tomStart = try #require(text.range(of: ">Tom<"))
+        let tomOwner = try #require(text.range(of: #"idrefs="z102""#, range: tomStart.upperBound..<text.endIndex))
+        text.replaceSubrange(tomOwner, with: #"idrefs="z998""#)
+        guard case .decoded(let image) = decode(Data(text.utf8)) else {
+            Issue.record("a dangling idref stopped the reading")
+            return
+        }
+        let expected = PetsModel.image()
+        let ann = ManagedObjectID(entityName: "Person", storeIdentifier: expected.identifier, primaryKey: 1)
+        let tom = ManagedObjectID(entityName: "Pet", storeIdentifier: expected.identifier, primaryKey: 2)
+        #expect(image.objects.count == expected.objects.count, "every object is read")
+        #expect(image.objects[ann]?.toMany["pets"] == expected.objects[ann]?.toMany["pets"]?.filter { $0 != tom })
+        #expect(image.objects[tom]?.toOne["owner"] == nil, "the dangling to-one reads as nil")
+        #expect(image.danglingReferences == [
+            DanglingReference(source: ann, relationship: "pets", destinationEntityName: "Animal", destinationName: "z999"),
+            DanglingReference(source: tom, relationship: "owner", destinationEntityName: "Person", destinationName: "z998"),
+        ])
     }
 
     @Test("hostile documents are refused with an error naming the file and the line",

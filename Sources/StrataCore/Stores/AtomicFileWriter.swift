@@ -26,8 +26,10 @@ public enum AtomicFileWriter {
     public static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        // One atomic load when no test injects a fault: nothing measurable next to the fsync.
+        let fault = WriteFaults.fault(for: url)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure(url, "create temporary file") }
+        guard descriptor >= 0 else { throw failure(url, "creating the temporary file") }
         var closed = false
         defer {
             if !closed { close(descriptor) }
@@ -37,18 +39,22 @@ public enum AtomicFileWriter {
                 guard let base = buffer.baseAddress else { return }
                 var offset = 0
                 while offset < buffer.count {
-                    let written = systemWrite(descriptor, base + offset, buffer.count - offset)
+                    let written = fault == nil
+                        ? systemWrite(descriptor, base + offset, buffer.count - offset)
+                        : WriteFaults.write(descriptor, base + offset, buffer.count - offset, offset: offset, fault: fault)
                     if written < 0 {
                         if errno == EINTR { continue }
-                        throw failure(url, "write")
+                        throw failure(url, "writing")
                     }
                     offset += written
                 }
             }
-            guard fsync(descriptor) == 0 else { throw failure(url, "fsync") }
+            guard WriteFaults.failing(fault, .fsync) ?? fsync(descriptor) == 0 else { throw failure(url, "fsync") }
             closed = true
-            guard close(descriptor) == 0 else { throw failure(url, "close") }
-            guard rename(temporary.path, url.path) == 0 else { throw failure(url, "rename") }
+            guard close(descriptor) == 0 else { throw failure(url, "closing the temporary file") }
+            guard WriteFaults.failing(fault, .rename) ?? rename(temporary.path, url.path) == 0 else {
+                throw failure(url, "renaming the temporary file into place")
+            }
         } catch {
             unlink(temporary.path)
             throw error

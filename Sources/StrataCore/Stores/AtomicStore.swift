@@ -100,6 +100,7 @@ public final class AtomicStore: PersistentStore {
         try image.withLock { image in
             var next = image
             try apply(request, to: &next)
+            next.danglingReferences = []   // the file written holds only the objects' own references
             if let format, let url { try format.write(next, to: url, model: model) }
             image = next
         }
@@ -111,6 +112,7 @@ public final class AtomicStore: PersistentStore {
         try refuseWritingIfReadOnly()
         var next = replacement
         next.stampMetadata(type: type, model: model)
+        next.danglingReferences = []
         try image.withLock { image in
             if let format, let url { try format.write(next, to: url, model: model) }
             image = next
@@ -207,6 +209,23 @@ public final class AtomicStore: PersistentStore {
             }
         }
         guard conflicts.isEmpty else { throw StoreError.constraintConflict(conflicts) }
+    }
+}
+
+extension AtomicStore: IntegrityCheckingStore {
+    /// The references the file held to objects it does not hold, as its reader found them
+    /// (none once a save has written the file anew).
+    public func danglingReferences() throws -> [DanglingReference] {
+        image.withLock { $0.danglingReferences }
+    }
+
+    /// The dangling references and the broken inverses of the objects held. The file's own
+    /// checks (checksums, well-formedness) ran when it was read: a file that fails them does
+    /// not open.
+    public func integrityProblems() throws -> [IntegrityProblem] {
+        let (objects, dangling) = image.withLock { ($0.objects, $0.danglingReferences) }
+        let check = ObjectGraphCheck(model: model, file: url?.path ?? "")
+        return dangling.map { IntegrityProblem.dangling($0, file: check.file) } + check.brokenInverses(in: objects)
     }
 }
 

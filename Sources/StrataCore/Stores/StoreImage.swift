@@ -11,6 +11,10 @@ public struct StoreImage: Sendable, Hashable {
     public var objects: [ManagedObjectID: ObjectSnapshot]
     /// The next primary key to hand out, by inheritance root entity.
     public var nextPrimaryKeys: [String: Int64]
+    /// The references the file held to objects it does not hold, as a format's reader found
+    /// them (left out of ``objects``: such a relationship reads as nil). Never written: a save
+    /// writes the objects as they are.
+    public var danglingReferences: [DanglingReference] = []
 
     /// Creates an image.
     public init(identifier: String, metadata: [String: PropertyListValue] = [:],
