@@ -35,6 +35,7 @@ struct ConvertStore: ParsableCommand {
         let output = try OutputFile(destination, force: force)
         let (store, model) = try StoreFiles.openForReading(sourceURL, type: sourceType, modelPath: modelOption.model, store: source,
                                                            copying: true, allowLoss: modelOption.allowLoss)
+        try DanglingReferenceGuard.check(store, store: source, allowLoss: modelOption.allowLoss)
         let progress = ProgressBar("reading")
         defer { progress.finish() }
         let image: StoreImage

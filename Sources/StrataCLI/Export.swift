@@ -30,6 +30,7 @@ struct Export: ParsableCommand {
         let type = try StoreFiles.sourceType(of: url, named: nil)
         let (opened, model) = try StoreFiles.openForReading(url, type: type, modelPath: modelOption.model, store: store,
                                                             copying: true, allowLoss: modelOption.allowLoss)
+        try DanglingReferenceGuard.check(opened, store: store, allowLoss: modelOption.allowLoss)
         let progress = ProgressBar("reading")
         defer { progress.finish() }
         let image: StoreImage

@@ -53,6 +53,6 @@ struct SourceModelOption: ParsableArguments {
     @Option(name: .long, help: "The model: an .xcdatamodeld bundle (the version whose hashes match the store), an .xcdatamodel folder or its contents file (default: the compiled model the store keeps, else for SQLite the model its tables describe).")
     var model: String?
 
-    @Flag(name: .long, help: "Go on with a model guessed from an SQLite store's tables even though it drops or changes data (join tables, ordering, sub-entities' own columns, names and types); each loss is printed as a warning.")
+    @Flag(name: .long, help: "Go on although the copy drops or changes data: a model guessed from an SQLite store's tables (join tables, ordering, sub-entities' own columns, names and types), or references to objects the store does not hold; each loss is printed as a warning.")
     var allowLoss = false
 }

@@ -130,7 +130,13 @@ struct CheckTests {
         #expect(validate.outputLines.contains("Lesson \(uri)/Lesson/p4.course is a dangling reference: it names Course z999, which the store does not hold"),
                 "\(validate)")
         #expect(validate.outputLines.last == "12 objects checked, 0 validation failures, 2 dangling references", "\(validate)")
-        try scratch.succeed("export", store, "--model", CLI.model)
+        let refused = try scratch.run("export", store, "--model", CLI.model)
+        #expect(refused.status == 2, "a copy would write the missing course as no course: \(refused)")
+        #expect(refused.stderr.contains("2 dangling references would be written as missing (pass --allow-loss"), "\(refused)")
+        #expect(refused.stderr.contains("Lesson \(uri)/Lesson/p4.course refers to Course z999"), "\(refused)")
+        #expect(refused.stdout.isEmpty, "\(refused)")
+        let allowed = try scratch.succeed("export", store, "--model", CLI.model, "--allow-loss")
+        #expect(allowed.stderr.contains("warning: \(store): dropped: Lesson \(uri)/Lesson/p4.course refers to Course z999"), "\(allowed)")
     }
 
     @Test("a dangling to-one and join-table rows in SQLite: one line each, validate exit 1, JSON")
@@ -187,7 +193,12 @@ struct CheckTests {
         let validate = try scratch.run("validate", store, "--model", CLI.model)
         #expect(validate.status == 1, "\(validate)")
         #expect(validate.outputLines.last?.hasSuffix("\(named.count) dangling references") == true, "\(validate)")
-        let export = try scratch.succeed("export", store, "--model", CLI.model)
+        let copy = scratch.path("copy.sqlite")
+        let refused = try scratch.run("convert-store", store, copy, "--model", CLI.model)
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr.contains("refers to Teacher/p4, which the store does not hold"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: copy), "a refused conversion writes nothing")
+        let export = try scratch.succeed("export", store, "--model", CLI.model, "--allow-loss")
         #expect(!export.stdout.contains("Teacher/p4"), "the dangling references read as nil")
     }
 
