@@ -29,9 +29,10 @@ struct Export: ParsableCommand {
             return try OutputFile(path, force: force)
         } ?? OutputFile("-", force: force)
         let type = try StoreFiles.sourceType(of: url, named: nil)
-        let (opened, model) = try StoreFiles.openForReading(url, type: type, modelPath: model, store: store)
         let progress = ProgressBar("reading")
         defer { progress.finish() }
+        progress.show("opening \(store)")
+        let (opened, model) = try StoreFiles.openForReading(url, type: type, modelPath: model, store: store)
         let image: StoreImage
         do {
             image = try progress.showingStoreProgress { try opened.contentsImage() }
