@@ -33,11 +33,12 @@ struct ConvertStore: ParsableCommand {
         let sourceType = try StoreFiles.sourceType(of: sourceURL, named: fromType)
         let destinationType = try StoreFiles.destinationType(of: destinationURL, named: toType, option: "--to-type")
         let output = try OutputFile(destination, force: force)
+        let progress = ProgressBar("reading")
+        defer { progress.finish() }
+        progress.show("opening \(source)")
         let (store, model) = try StoreFiles.openForReading(sourceURL, type: sourceType, modelPath: modelOption.model, store: source,
                                                            copying: true, allowLoss: modelOption.allowLoss)
         try DanglingReferenceGuard.check(store, store: source, allowLoss: modelOption.allowLoss)
-        let progress = ProgressBar("reading")
-        defer { progress.finish() }
         let image: StoreImage
         do {
             image = try progress.showingStoreProgress { try store.contentsImage() }

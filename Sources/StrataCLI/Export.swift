@@ -28,11 +28,12 @@ struct Export: ParsableCommand {
             return try OutputFile(path, force: force)
         } ?? OutputFile("-", force: force)
         let type = try StoreFiles.sourceType(of: url, named: nil)
+        let progress = ProgressBar("reading")
+        defer { progress.finish() }
+        progress.show("opening \(store)")
         let (opened, model) = try StoreFiles.openForReading(url, type: type, modelPath: modelOption.model, store: store,
                                                             copying: true, allowLoss: modelOption.allowLoss)
         try DanglingReferenceGuard.check(opened, store: store, allowLoss: modelOption.allowLoss)
-        let progress = ProgressBar("reading")
-        defer { progress.finish() }
         let image: StoreImage
         do {
             image = try progress.showingStoreProgress { try opened.contentsImage() }

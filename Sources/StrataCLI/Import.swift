@@ -44,6 +44,9 @@ struct Import: ParsableCommand {
         } else {
             data = FileHandle.standardInput.readDataToEndOfFile()
         }
+        let progress = ProgressBar("writing")
+        defer { progress.finish() }
+        progress.show("checking \(documentName) (\(data.count) bytes) against the model")
         let image: StoreImage
         let renumbered: [ImportRenumbering]
         do {
@@ -51,8 +54,6 @@ struct Import: ParsableCommand {
         } catch {
             throw CommandFailure(lines: error.problems.map { "\(documentName): \($0)" })
         }
-        let progress = ProgressBar("writing")
-        defer { progress.finish() }
         progress.update(0, of: image.objects.count)
         try progress.showingStoreProgress {
             try StoreFiles.create(output, type: storeType, model: model, image: image)

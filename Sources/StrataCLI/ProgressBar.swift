@@ -81,16 +81,27 @@ final class ProgressBar: @unchecked Sendable {
         }
     }
 
+    /// Shows `text` alone on the bar's line (a step whose objects are not counted, such as
+    /// reading a whole file), until the next update.
+    func show(_ text: String) {
+        guard sink.isTerminal else { return }
+        lock.withLock {
+            sink.write(Self.clearLine + text)
+            drawn = text
+            lastPercent = -1
+            lastDrawTime = -Double.infinity
+        }
+    }
+
     /// Writes `line` (with its newline) above the bar: the bar's line is cleared first and the
     /// bar drawn again after.
     func printAbove(_ line: String) {
         lock.withLock {
-            guard drawn != nil else {
+            guard let drawn else {
                 sink.write(line + "\n")
                 return
             }
-            sink.write(Self.clearLine + line + "\n")
-            draw(at: now())
+            sink.write(Self.clearLine + line + "\n" + Self.clearLine + drawn)
         }
     }
 

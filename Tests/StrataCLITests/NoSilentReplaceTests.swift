@@ -79,4 +79,22 @@ struct NoSilentReplaceTests {
         #expect(try scratch.listing() == [URL(fileURLWithPath: store).lastPathComponent])
         #expect(try objectsSection(scratch.export(store)) == objectsSection(scratch.export(CLI.sampleStore)))
     }
+
+    @Test("the exclusive move fails with destinationExists on an existing file and leaves both files")
+    func exclusiveMove() throws {
+        let scratch = try Scratch()
+        let source = try scratch.write("new", to: "source")
+        let existing = try scratch.write("old", to: "existing")
+        do throws(ExclusiveRename.Failure) {
+            try ExclusiveRename.moveWithoutReplacing(source, to: existing)
+            Issue.record("moved over an existing file")
+        } catch .destinationExists {
+        } catch {
+            Issue.record("expected destinationExists, got \(error)")
+        }
+        #expect(try scratch.read(existing) == Data("old".utf8))
+        #expect(try scratch.read(source) == Data("new".utf8))
+        try ExclusiveRename.moveWithoutReplacing(source, to: scratch.path("fresh"))
+        #expect(try scratch.listing() == ["existing", "fresh"])
+    }
 }

@@ -56,6 +56,27 @@ struct ProgressTests {
         }
     }
 
+    @Test("a step without counts shows its text alone; the next update draws the bar over it")
+    func textOnly() {
+        let recorder = Recorder()
+        let bar = Self.bar(recorder)
+        bar.show("checking standard input (120 bytes) against the model")
+        #expect(recorder.received == "\r\u{1B}[Kchecking standard input (120 bytes) against the model")
+        recorder.clear()
+        bar.update(0, of: 10)
+        #expect(recorder.received.hasPrefix("\r\u{1B}[Kwriting [-"))
+        bar.finish()
+        #expect(recorder.received.hasSuffix("\r\u{1B}[K"))
+
+        // A warning during such a step goes above it, and the text comes back.
+        let other = Recorder()
+        let second = Self.bar(other)
+        second.show("x")
+        Diagnostics.warning("w")
+        #expect(other.received == "\r\u{1B}[Kx\r\u{1B}[Kstrata: warning: w\n\r\u{1B}[Kx", "\(other.received.debugDescription)")
+        second.finish()
+    }
+
     @Test("redraws are limited by time unless the share changes")
     func throttled() {
         let recorder = Recorder()
