@@ -73,9 +73,8 @@ struct CompiledModelWriter {
             fields["NSConfigurations"] = archive.dictionary(entries, className: "NSMutableDictionary")
         }
         if !model.fetchRequestTemplates.isEmpty {
-            let entries = model.fetchRequestTemplates.keys.sorted().map { name in
-                let template = model.fetchRequestTemplates[name]!
-                return (key: archive.string(name), value: fetchRequest(entity: template.entityName, predicate: template.predicateFormat))
+            let entries = model.fetchRequestTemplates.sorted { $0.key < $1.key }.map { name, template in
+                (key: archive.string(name), value: fetchRequest(entity: template.entityName, predicate: template.predicateFormat))
             }
             fields["NSFetchRequestTemplates"] = archive.dictionary(entries)
         }
