@@ -58,4 +58,23 @@ struct CompiledModelStoreTests {
         try context.save()
         #expect(try Self.keptModel(store, at: url) == second)
     }
+
+    @Test("an SQLite store whose compiled model is missing gets it at the next save, not when it is only read")
+    func missingCacheWrittenAtSave() throws {
+        let store = try #require(StoreUnderTest.fileBacked.first { $0.type == .sqlite })
+        let model = try SampleModels.company()
+        let (_, persistentStore) = try store.makeCoordinator(model: model, folder: try TemporaryFolder.make())
+        let url = try #require(persistentStore.url)
+        _ = try SQLiteShell.rows(url, "DROP TABLE Z_MODELCACHE")
+        #expect(try ManagedObjectModel.compiledModel(inStoreAt: url) == nil)
+        let reader = PersistentStoreCoordinator(managedObjectModel: model)
+        try reader.addPersistentStore(type: .sqlite, at: url, options: [StoreOption.readOnly: .bool(true)])
+        #expect(try ManagedObjectModel.compiledModel(inStoreAt: url) == nil)
+        let writer = PersistentStoreCoordinator(managedObjectModel: model)
+        try writer.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(coordinator: writer)
+        try context.insertNewObject(forEntityName: "Employer").setValue("Acme", forKey: "name")
+        try context.save()
+        #expect(try ManagedObjectModel.compiledModel(inStoreAt: url) == model)
+    }
 }

@@ -21,6 +21,7 @@ import Testing
         let store = try Self.sampleStore(type, in: scratch)
         let expected = try objectsSection(try scratch.export(CLI.sampleStore))
         #expect(try objectsSection(try scratch.succeed("export", store).stdout) == expected)
+        #expect(try scratch.succeed("inspect", store).outputLines.contains("Model:    the store's compiled model matches the store"))
         // The sample has a many-to-many (Course.students), an ordered to-many and sub-entities of Person.
         #expect(expected.contains("\"Student/p1\"") && expected.contains("\"entity\": \"Teacher\""))
         for other in CLI.writableTypes {
@@ -51,6 +52,11 @@ import Testing
         #expect(scratch.exists(scratch.path("out.xml")))
         let exported = try scratch.run("export", store, "--allow-loss")
         #expect(exported.status == 0 && exported.stdout.contains("\"objects\""), "\(exported)")
+        // strata model writes the guessed model only with --allow-loss.
+        let refusedModel = try scratch.run("model", store)
+        #expect(refusedModel.status == 2 && refusedModel.stderr.contains("--allow-loss"), "\(refusedModel)")
+        let guessed = try scratch.run("model", store, "--allow-loss")
+        #expect(guessed.status == 0 && guessed.stdout.contains("<entity name=\"Person\""), "\(guessed)")
         // Commands that only read go on with a warning.
         let counted = try scratch.run("query", store, "--entity", "Course", "--count")
         #expect(counted.status == 0 && counted.stderr.contains("warning:"), "\(counted)")

@@ -73,9 +73,8 @@ struct CompiledModelWriter {
             fields["NSConfigurations"] = archive.dictionary(entries, className: "NSMutableDictionary")
         }
         if !model.fetchRequestTemplates.isEmpty {
-            let entries = model.fetchRequestTemplates.keys.sorted().map { name in
-                let template = model.fetchRequestTemplates[name]!
-                return (key: archive.string(name), value: fetchRequest(entity: template.entityName, predicate: template.predicateFormat))
+            let entries = model.fetchRequestTemplates.sorted { $0.key < $1.key }.map { name, template in
+                (key: archive.string(name), value: fetchRequest(entity: template.entityName, predicate: template.predicateFormat))
             }
             fields["NSFetchRequestTemplates"] = archive.dictionary(entries)
         }
@@ -102,17 +101,24 @@ struct CompiledModelWriter {
             "NSUserInfo": userInfo(entity.userInfo),
             "NSRenamingIdentifier": archive.string(entity.renamingIdentifier ?? entity.name),
             "NSVersionHashModifier": archive.string(entity.versionHashModifier),
-            "NSUniqueTuples": archive.array(entity.uniquenessConstraints.map { tuple in
-                archive.array(tuple.map { archive.string($0) }, className: "NSMutableArray")
-            }, className: "NSMutableArray"),
             Self.propertyOrderKey: archive.array(entity.declaredProperties.map { archive.string($0.name) }),
         ]
         if entity.isAbstract { fields["NSIsAbstract"] = .bool(true) }
+        // Like Core Data, the lists are left out when empty.
+        if !entity.uniquenessConstraints.isEmpty {
+            fields["NSUniqueTuples"] = archive.array(entity.uniquenessConstraints.map { tuple in
+                archive.array(tuple.map { archive.string($0) }, className: "NSMutableArray")
+            }, className: "NSMutableArray")
+        }
         // Core Data lists an indexed attribute as a one-element fetch index named after it.
         var indexes = entity.declaredProperties.compactMap(\.attribute).filter(\.isIndexed).map {
             FetchIndexDescription(name: $0.name, elements: [.init(property: $0.name)])
         }
         indexes += entity.indexes
+        guard !indexes.isEmpty else {
+            archive.set(number, className: "NSEntityDescription", fields)
+            return
+        }
         fields["NSFetchIndexDescriptions"] = archive.array(indexes.map { fetchIndex($0, entity: number) }, className: "NSMutableArray")
         fields["NSCompoundIndexes"] = archive.array(indexes.map { index in
             archive.array(index.elements.map { archive.string($0.property) }, className: "NSMutableArray")
