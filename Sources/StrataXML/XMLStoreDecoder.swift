@@ -471,7 +471,9 @@ final class XMLDocumentReader {
                 version = Number(value)
             }
         }
-        guard let entity else { throw modelMismatch(entity: typeText, metadata: image.metadata) }
+        guard let entity else {
+            throw fail("unknown entity '\(typeText)': the model has no such entity, so it does not match the store")
+        }
         guard !entity.description.isAbstract else { throw fail("object of abstract entity '\(entity.name)'") }
         let pk: Int64?
         let pkText: String
