@@ -67,7 +67,7 @@ import Testing
 
     @Test("the archive is a keyed archive of Core Data's classes")
     func archiveShape() throws {
-        let archive = CompiledModel.archive(of: try SampleModels.company())
+        let archive = try CompiledModel.archive(of: SampleModels.company())
         let text = String(decoding: archive, as: UTF8.self)
         #expect(archive.starts(with: Array("bplist00".utf8)))
         for name in ["NSKeyedArchiver", "NSManagedObjectModel", "NSKnownKeysDictionary1", "NSEntityDescription",
