@@ -36,9 +36,7 @@ struct ConvertStore: ParsableCommand {
         let progress = ProgressBar("reading")
         defer { progress.finish() }
         progress.show("opening \(source)")
-        let (store, model) = try StoreFiles.openForReading(sourceURL, type: sourceType, modelPath: modelOption.model, store: source,
-                                                           copying: true, allowLoss: modelOption.allowLoss)
-        try DanglingReferenceGuard.check(store, store: source, allowLoss: modelOption.allowLoss)
+        let (store, model) = try StoreFiles.openForCopying(sourceURL, type: sourceType, modelOption: modelOption, store: source)
         let image: StoreImage
         do {
             image = try progress.showingStoreProgress { try store.contentsImage() }

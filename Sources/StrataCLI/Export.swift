@@ -31,9 +31,7 @@ struct Export: ParsableCommand {
         let progress = ProgressBar("reading")
         defer { progress.finish() }
         progress.show("opening \(store)")
-        let (opened, model) = try StoreFiles.openForReading(url, type: type, modelPath: modelOption.model, store: store,
-                                                            copying: true, allowLoss: modelOption.allowLoss)
-        try DanglingReferenceGuard.check(opened, store: store, allowLoss: modelOption.allowLoss)
+        let (opened, model) = try StoreFiles.openForCopying(url, type: type, modelOption: modelOption, store: store)
         let image: StoreImage
         do {
             image = try progress.showingStoreProgress { try opened.contentsImage() }

@@ -87,6 +87,18 @@ enum StoreFiles {
         return (try open(url, type: type, model: found.model, ignoringVersionHashes: found.ignoresVersionHashes), found.model)
     }
 
+    /// Opens the existing store at `url` (named `store` in messages) to copy all of it
+    /// (`convert-store`, `export`): read-only, with the model ``StoreModel`` finds for a copy, and
+    /// refused when the copy would drop data unless `modelOption.allowLoss` (a model guessed from
+    /// the tables, references to objects the store does not hold).
+    static func openForCopying(_ url: URL, type: StoreType, modelOption: SourceModelOption, store: String) throws
+        -> (store: any PersistentStore, model: ManagedObjectModel) {
+        let opened = try openForReading(url, type: type, modelPath: modelOption.model, store: store,
+                                        copying: true, allowLoss: modelOption.allowLoss)
+        try DanglingReferenceGuard.check(opened.store, store: store, allowLoss: modelOption.allowLoss)
+        return opened
+    }
+
     /// Creates a store of `type` at `output` holding `image`: written under a temporary name in
     /// the same folder and moved into place at the end (see ``OutputFile/place(_:)``), so the
     /// destination is never seen half-written and, without `--force`, never replaced. An SQLite
