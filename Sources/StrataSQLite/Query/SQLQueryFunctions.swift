@@ -44,6 +44,7 @@ enum SQLQueryFunctions {
                                                     nil, body, nil, nil, nil)
             guard result == SQLITE_OK else { throw connection.lastError(sql: nil, code: result) }
         }
+        try SQLQueryAggregates.register(on: connection)
         let collations: [(String, @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32)] = [
             (standardCollation, standardCollationCallback), (caseInsensitiveCollation, caseInsensitiveCollationCallback),
         ]
@@ -99,7 +100,7 @@ enum SQLQueryFunctions {
     }
 
     /// An argument in its own storage class.
-    private static func value(_ argument: OpaquePointer?) -> SQLiteValue {
+    static func value(_ argument: OpaquePointer?) -> SQLiteValue {
         switch sqlite3_value_type(argument) {
         case SQLITE_INTEGER: return .integer(sqlite3_value_int64(argument))
         case SQLITE_FLOAT: return .real(sqlite3_value_double(argument))

@@ -1,0 +1,78 @@
+import Foundation
+import StrataCore
+
+/// Long `OR`s: equalities of one key path with constants become one membership test.
+///
+/// `k == a OR k == b OR …` means `k IN {a, b, …}` (the evaluator's `IN` is "equal to one of
+/// them", with the same options), so such a chain is translated as one ``membership`` test: an
+/// SQL `IN (?, …)` list where the values' type allows it, which SQLite answers with one lookup
+/// per row (or per index probe) instead of one comparison per term. The other terms stay as
+/// they are; SQL's `OR` of two-valued conditions does not depend on their order.
+extension SQLPredicateTranslator {
+    /// The conditions of the terms of `.or(items)`, nested `OR`s flattened.
+    func disjuncts(_ items: [ObjectPredicate], in scope: Scope) throws(Untranslatable) -> [SQLFragment] {
+        var terms: [ObjectPredicate] = []
+        var pending = items[...]
+        var stack: [ArraySlice<ObjectPredicate>] = []
+        while true {
+            guard let item = pending.popFirst() else {
+                guard let outer = stack.popLast() else { break }
+                pending = outer
+                continue
+            }
+            if case .or(let nested) = item {
+                stack.append(pending)
+                pending = nested[...]
+            } else {
+                terms.append(item)
+            }
+        }
+
+        // Equalities with a constant, grouped by key path and options, in first-seen order.
+        struct Group {
+            var left: ObjectExpression
+            var options: StringComparisonOptions
+            var values: [PredicateValue]
+            var terms: [ObjectPredicate]
+        }
+        var groups: [Group] = []
+        var groupIndex: [ObjectExpression: [Int]] = [:]
+        var others: [ObjectPredicate] = []
+        for term in terms {
+            guard resultTerms == nil, case .comparison(let comparison) = term, comparison.modifier == .direct,
+                  comparison.operation == .equalTo, !Self.isConstant(comparison.left), Self.isConstant(comparison.right),
+                  case .keyPath = comparison.left,
+                  let constant = try? comparison.right.value(with: nil) else {
+                others.append(term)
+                continue
+            }
+            let value = PredicateValue(constant)
+            guard !value.isCollection else { others.append(term); continue }
+            if let index = groupIndex[comparison.left]?.first(where: { groups[$0].options == comparison.options }) {
+                groups[index].values.append(value)
+                groups[index].terms.append(term)
+            } else {
+                groupIndex[comparison.left, default: []].append(groups.count)
+                groups.append(Group(left: comparison.left, options: comparison.options, values: [value], terms: [term]))
+            }
+        }
+
+        var parts: [SQLFragment] = []
+        parts.reserveCapacity(groups.count + others.count)
+        for group in groups {
+            if group.values.count > 1 {
+                let left = try term(group.left, in: scope)
+                switch left {
+                case .scalar, .object:
+                    parts.append(try test(left, .in, group.options, .array(group.values)))
+                    continue
+                default:
+                    break
+                }
+            }
+            for term in group.terms { parts.append(try translate(term, in: scope)) }
+        }
+        for other in others { parts.append(try translate(other, in: scope)) }
+        return parts
+    }
+}
