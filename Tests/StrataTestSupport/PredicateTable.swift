@@ -464,6 +464,11 @@ public enum PredicateTable {
         company("employees.@max.active == YES", expect: ["Acme", "Bolt"]),
         company("employees.@sum.active == 2", expect: ["Acme", "Bolt"]),
         company("employees.@avg.height > 1.7", expect: ["Acme", "Bolt"]),
+        company("employees.@sum.height == 0", expect: [omega]),  // the sum of no doubles is 0
+        company("employees.@sum.salary == 14001", expect: ["Acme"]),  // decimals: 5000.50 + 4000 + 5000.50
+        company("employees.@min.name ==[c] 'alice'", expect: ["Acme"]),
+        company("employees.@max.born == nil", expect: [omega]),
+        company("employees.@min.photo == %@", .value(Data()), expect: ["Bolt"]),  // bytes order: empty first
         pet("owner.pets.@sum.legs == 8", expect: ["Rex", "Tom"]),
         pet("owner.pets.@max.legs == nil", expect: ["Stray"]),
         task("assignee.tasks.@sum.priority == 6", expect: ["Write", "Review", "Ship", "Plan", "Deploy"]),

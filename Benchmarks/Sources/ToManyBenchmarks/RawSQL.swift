@@ -69,6 +69,16 @@ final class RawConnection {
     }
 }
 
+extension RawConnection {
+    /// How many students `condition` selects.
+    func count(where condition: String) throws -> Int {
+        let statement = try prepare("SELECT count(*) FROM ZSTUDENT s WHERE \(condition)")
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw BenchmarkError("count: \(String(cString: sqlite3_errmsg(handle)))") }
+        return Int(sqlite3_column_int64(statement, 0))
+    }
+}
+
 struct BenchmarkError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }

@@ -6,8 +6,9 @@ import Strata
 //   Writes a store of `students` students (default 100000), their courses (two on average) and
 //   100 clubs with Strata, then asks to-many questions of it: each with a Strata fetch (a new
 //   context each time, every student's name and year read) and with SQL written by hand on the
-//   same file through SQLite's C API, in turn, N rounds (default 7). Prints the median times and
-//   the median of the rounds' ratios; exits 1 when the two answers differ.
+//   same file through SQLite's C API, in turn, then the same with a count (`count(for:)` against
+//   `SELECT count(*)`), N rounds (default 7). Prints the median times and the median of the
+//   rounds' ratios (Strata ÷ C API); exits 1 when the answers differ.
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("ToManyBenchmarks: \(message)\n".utf8))
@@ -60,14 +61,15 @@ do {
     let raw = try RawConnection(path: file.path)
     let join = try raw.joinTable()
 
-    print("| question | predicate | students | C API ms | Strata ms | Strata ÷ C, median round |")
-    print("|---|---|---:|---:|---:|---:|")
+    print("| question | predicate | students | fetch: C API ms | Strata ms | Strata ÷ C | count: C API ms | Strata ms | Strata ÷ C |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     var disagreed = false
     for query in Query.all where only?.contains(query.name) ?? true {
         let condition = query.condition.replacingOccurrences(of: "JOIN j", with: "\(join.table) j")
             .replacingOccurrences(of: "j.CLUB", with: "j.\(join.club)").replacingOccurrences(of: "j.MEMBER", with: "j.\(join.member)")
         let request = FetchRequest(entityName: "Student", predicate: try ObjectPredicate(format: query.predicate))
         var rawTimes: [Double] = [], strataTimes: [Double] = [], ratios: [Double] = []
+        var rawCountTimes: [Double] = [], strataCountTimes: [Double] = [], countRatios: [Double] = []
         var rawAnswer = (rows: 0, keySum: 0), strataAnswer = (rows: 0, keySum: 0)
         for _ in 0..<runs {
             let rawTime = try seconds { rawAnswer = try raw.students(where: condition) }
@@ -85,6 +87,16 @@ do {
             rawTimes.append(rawTime)
             strataTimes.append(strataTime)
             ratios.append(strataTime / rawTime)
+            var rawCount = 0, strataCount = 0
+            let rawCountTime = try seconds { rawCount = try raw.count(where: condition) }
+            let strataCountTime = try seconds { strataCount = try ManagedObjectContext(coordinator: coordinator).count(for: request) }
+            countRatios.append(strataCountTime / rawCountTime)
+            rawCountTimes.append(rawCountTime)
+            strataCountTimes.append(strataCountTime)
+            if rawCount != strataCount || rawCount != rawAnswer.rows {
+                disagreed = true
+                FileHandle.standardError.write(Data("\(query.name): counts \(rawCount) and \(strataCount)\n".utf8))
+            }
             FileHandle.standardError.write(Data(String(format: "%@: C %.2f ms, Strata %.2f ms\n", query.name, rawTime * 1000,
                                                        strataTime * 1000).utf8))
         }
@@ -92,8 +104,9 @@ do {
             disagreed = true
             FileHandle.standardError.write(Data("\(query.name): C API \(rawAnswer), Strata \(strataAnswer)\n".utf8))
         }
-        print(String(format: "| %@ | `%@` | %d | %.1f | %.1f | %.2f× |", query.name, query.predicate, strataAnswer.rows,
-                     median(rawTimes) * 1000, median(strataTimes) * 1000, median(ratios)))
+        print(String(format: "| %@ | `%@` | %d | %.1f | %.1f | %.2f× | %.1f | %.1f | %.2f× |", query.name, query.predicate,
+                     strataAnswer.rows, median(rawTimes) * 1000, median(strataTimes) * 1000, median(ratios),
+                     median(rawCountTimes) * 1000, median(strataCountTimes) * 1000, median(countRatios)))
     }
     if disagreed { exit(1) }
 } catch {

@@ -18,6 +18,9 @@ import StrataCore
 /// deterministic. `op` is the operator's position in `ObjectPredicate.Operator.allCases`,
 /// `options` the raw value of `StringComparisonOptions`, a type its ``SQLValueType`` code.
 ///
+/// The aggregates `strata_sum`, `strata_avg`, `strata_min` and `strata_max` of
+/// ``SQLQueryAggregates`` are registered with them.
+///
 /// The collations `STRATA_STANDARD` and `STRATA_CASEINSENSITIVE` order strings as
 /// `ObjectSortDescriptor.Comparison.standard` and `.caseInsensitive` do.
 enum SQLQueryFunctions {
