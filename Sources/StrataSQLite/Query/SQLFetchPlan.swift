@@ -95,6 +95,9 @@ struct SQLFetchPlan {
                     guard placeholders + condition.parameters.count <= budget else {
                         throw Untranslatable("\(condition.parameters.count) values, past the \(budget) placeholders left in one statement")
                     }
+                    guard conditions.count < SQLPredicateTranslator.termLimit else {
+                        throw SQLPredicateTranslator.tooManyTerms(conditions.count + 1)
+                    }
                     placeholders += condition.parameters.count
                     conditions.append(condition)
                 } catch {

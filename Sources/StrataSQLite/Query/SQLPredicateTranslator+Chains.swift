@@ -9,6 +9,17 @@ import StrataCore
 /// per row (or per index probe) instead of one comparison per term. The other terms stay as
 /// they are; SQL's `OR` of two-valued conditions does not depend on their order.
 extension SQLPredicateTranslator {
+    /// The most terms one `AND` or `OR` sends to SQL (an `IN` list counting as one). SQLite's
+    /// code generator compares each constant of a statement with every constant before it (to
+    /// compute each once), which is quadratic: 5,000 terms prepare in a fraction of a second,
+    /// 50,000 took minutes. A longer chain stays in memory (a top-level `AND` keeps its first
+    /// terms in SQL and evaluates the others on the rows they select).
+    static let termLimit = 5_000
+
+    static func tooManyTerms(_ count: Int) -> Untranslatable {
+        Untranslatable("\(count) terms, more than the \(termLimit) one statement takes")
+    }
+
     /// The conditions of the terms of `.or(items)`, nested `OR`s flattened.
     func disjuncts(_ items: [ObjectPredicate], in scope: Scope) throws(Untranslatable) -> [SQLFragment] {
         var terms: [ObjectPredicate] = []
@@ -57,6 +68,8 @@ extension SQLPredicateTranslator {
             }
         }
 
+        let termCount = others.count + groups.reduce(0) { $0 + ($1.values.count > 1 ? 1 : $1.values.count) }
+        guard termCount <= Self.termLimit else { throw Self.tooManyTerms(termCount) }
         var parts: [SQLFragment] = []
         parts.reserveCapacity(groups.count + others.count)
         for group in groups {

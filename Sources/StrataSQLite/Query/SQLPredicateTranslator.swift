@@ -154,6 +154,7 @@ final class SQLPredicateTranslator {
         case .truePredicate: return .alwaysTrue
         case .falsePredicate: return .alwaysFalse
         case .and(let items):
+            guard items.count <= Self.termLimit else { throw Self.tooManyTerms(items.count) }
             var parts: [SQLFragment] = []
             for item in items { parts.append(try translate(item, in: scope)) }
             return .and(parts)
