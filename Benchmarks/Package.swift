@@ -4,6 +4,7 @@ import PackageDescription
 // The benchmarks live in their own package so the library's package stays free of them.
 // Run: swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build StoreBenchmarks [count]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build SQLiteBenchmarks [count]
+//      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build ToManyBenchmarks [students]
 let package = Package(
     name: "StrataBenchmarks",
     platforms: [.macOS(.v15)],
@@ -20,6 +21,16 @@ let package = Package(
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: ["BenchmarkSupport", .product(name: "Strata", package: "Strata")]
+        ),
+        // ToManyBenchmarks: to-many predicates through a Strata fetch against SQL written by hand
+        // on the same file, through SQLite's C API.
+        .executableTarget(
+            name: "ToManyBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .executableTarget(
             name: "SQLiteBenchmarks",

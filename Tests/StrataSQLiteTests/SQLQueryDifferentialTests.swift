@@ -138,7 +138,7 @@ struct SQLQueryDifferentialTests {
             try base.expectSame(idsOnly, "\(item) without values")
         }
         // Nearly all of the table goes to SQL whole; what does not is listed in
-        // docs/formats/sqlite.md (collection operators other than @count, a to-many on the
+        // docs/formats/sqlite.md (an Integer 64 @sum, @distinctUnionOfObjects, a to-many on the
         // left of IN, elements of SUBQUERY results).
         #expect(whole * 100 >= PredicateTable.cases.count * 90, "only \(whole) of \(PredicateTable.cases.count) in SQL: \(partly)")
     }

@@ -114,12 +114,12 @@ struct SQLQueryTranslationTests {
     func partial() throws {
         let fixture = try FixtureStore()
         let base = fixture.base
-        let mixed = try plan(fixture, "Person", "age > 20 AND pets.@sum.legs == 2 AND name != 'Zed'")
+        let mixed = try plan(fixture, "Person", "age > 20 AND tasks.@sum.priority == 6 AND name != 'Zed'")
         #expect(whereClause(mixed) == "((t0.ZAGE IS NOT NULL AND t0.ZAGE > ?) AND NOT (t0.ZNAME IS NOT NULL AND t0.ZNAME = ?))")
-        #expect(mixed.residual?.description == "pets.@sum.legs == 2")
+        #expect(mixed.residual?.description == "tasks.@sum.priority == 6")
         #expect(!mixed.sortedInSQL && !mixed.rangedInSQL && mixed.count == nil)
         // A conjunct left in memory that cannot throw may come first.
-        let trailing = try plan(fixture, "Person", "pets.@sum.legs == 2 AND age > 20")
+        let trailing = try plan(fixture, "Person", "tasks.@sum.priority == 6 AND age > 20")
         #expect(whereClause(trailing) == "(t0.ZAGE IS NOT NULL AND t0.ZAGE > ?)")
         // After one that may throw (an unknown key, a pattern from a variable, @sum of strings),
         // the later ones stay in memory too: memory evaluates them only where the earlier ones

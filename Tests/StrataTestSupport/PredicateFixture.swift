@@ -31,10 +31,19 @@ import Strata
 ///          Stray  Dog      3     -                    Plan    2        YES  3000  Дмитрий (1st)
 ///                                                     Deploy  4        YES  4000  Дмитрий (2nd)
 ///                                                     Idle    0        NO   nil   -
+///
+/// Club     name    dues  members (many-to-many)       Gadget  name    weight carrier owner
+///          Chess   10    Alice, Bob, Eve                      Lamp    500    -       Alice
+///          Choir   nil   Alice, Chloé                 Phone   Pixel   200    Orange  Alice
+///          Rowing  30    Дмитрий                      Phone   Nokia   nil    nil     Bob
+///          Empty   5     -                                    Kettle  1000   -       Gustav
+///                                                     Phone   Brick   300    Free    -
 /// ```
 ///
 /// `Person.tasks` is ordered; `Person.reports` is the inverse of `manager`; `Company.employees`
-/// of `employer`; `Person.pets` of `Pet.owner`.
+/// of `employer`; `Person.pets` of `Pet.owner`; `Person.clubs` and `Club.members` are a
+/// many-to-many (a join table in SQLite); `Person.gadgets` (inverse `Gadget.owner`) holds
+/// gadgets and phones, `Phone` being a sub-entity of `Gadget` (one table in SQLite).
 public enum PredicateFixture {
     /// The fixture's model: `Company`, `Person`, `Pet`, `Task`.
     public static func model() throws -> ManagedObjectModel {
@@ -60,6 +69,8 @@ public enum PredicateFixture {
                 Relationship("reports", toMany: "Person", inverse: "manager")
                 Relationship("pets", toMany: "Pet", inverse: "owner")
                 Relationship("tasks", toMany: "Task", inverse: "assignee", ordered: true)
+                Relationship("clubs", toMany: "Club", inverse: "members")
+                Relationship("gadgets", toMany: "Gadget", inverse: "owner")
             }
             EntityDescription("Pet") {
                 Attribute("name", .string)
@@ -74,6 +85,19 @@ public enum PredicateFixture {
                 Attribute("due", .date)
                 Relationship("assignee", to: "Person", inverse: "tasks")
             }
+            EntityDescription("Club") {
+                Attribute("name", .string)
+                Attribute("dues", .integer32)
+                Relationship("members", toMany: "Person", inverse: "clubs")
+            }
+            EntityDescription("Gadget") {
+                Attribute("name", .string)
+                Attribute("weight", .integer32)
+                Relationship("owner", to: "Person", inverse: "gadgets")
+            }
+            EntityDescription("Phone", parent: "Gadget") {
+                Attribute("carrier", .string)
+            }
         }
     }
 
@@ -83,6 +107,9 @@ public enum PredicateFixture {
         "Person": ["Alice", "Bob", "Chlo\u{E9}", "Дмитрий", "Eve", "Rene\u{301}", "Gustav", "Ilker"],
         "Pet": ["Rex", "Tom", "Polly", "Nemo", "Stray"],
         "Task": ["Write", "Review", "Ship", "Test", "Plan", "Deploy", "Idle"],
+        "Club": ["Chess", "Choir", "Rowing", "Empty"],
+        "Gadget": ["Lamp", "Pixel", "Nokia", "Kettle", "Brick"],
+        "Phone": ["Pixel", "Nokia", "Brick"],
     ]
 
     /// Inserts the fixture graph into `context` (unsaved) and returns its objects by
@@ -141,6 +168,21 @@ public enum PredicateFixture {
         try alice.setValue(list(["Write", "Review", "Ship"]), forKey: "tasks")
         try bob.setValue(list(["Test"]), forKey: "tasks")
         try dmitri.setValue(list(["Plan", "Deploy"]), forKey: "tasks")
+
+        let eve = objects["Person/Eve"]
+        for (name, dues, members) in [("Chess", 10, [alice, bob, eve]), ("Choir", nil, [alice, chloe]), ("Rowing", 30, [dmitri]),
+                                      ("Empty", 5, [])] as [(String, Int32?, [ManagedObject?])] {
+            try make("Club", ["name": name, "dues": dues, "members": members.compactMap { $0 }])
+        }
+        let gustav = objects["Person/Gustav"]
+        for (entity, name, weight, carrier, owner) in [("Gadget", "Lamp", 500, nil, alice), ("Phone", "Pixel", 200, "Orange", alice),
+                                                       ("Phone", "Nokia", nil, nil, bob), ("Gadget", "Kettle", 1000, nil, gustav),
+                                                       ("Phone", "Brick", 300, "Free", nil)]
+            as [(String, String, Int32?, String?, ManagedObject?)] {
+            var values: [String: Any?] = ["name": name, "weight": weight, "owner": owner]
+            if entity == "Phone" { values["carrier"] = carrier }
+            try make(entity, values)
+        }
         return objects
     }
 }

@@ -50,12 +50,22 @@ private func pet(_ format: String, _ arguments: TableArgument..., expect: [Strin
 private func task(_ format: String, _ arguments: TableArgument..., expect: [String]) -> PredicateCase {
     row("Task", format, arguments, [:], expect)
 }
+private func club(_ format: String, _ arguments: TableArgument..., expect: [String]) -> PredicateCase {
+    row("Club", format, arguments, [:], expect)
+}
+private func gadget(_ format: String, _ arguments: TableArgument..., expect: [String]) -> PredicateCase {
+    row("Gadget", format, arguments, [:], expect)
+}
+private func phone(_ format: String, _ arguments: TableArgument..., expect: [String]) -> PredicateCase {
+    row("Phone", format, arguments, [:], expect)
+}
 
 /// The table. Every expected set is worked out by hand from the fixture's table in
 /// `PredicateFixture.swift`; the comment on a row says why where it is not obvious.
 public enum PredicateTable {
     public static let cases: [PredicateCase] = comparisons + numbers + datesAndData + strings + unicode
-        + relationships + toMany + ordered + subqueries + compounds + otherEntities
+        + relationships + toMany + ordered + subqueries + compounds + otherEntities + manyToMany + subEntities
+        + aggregates
 
     public static let comparisons: [PredicateCase] = [
         person("age == 30", expect: ["Alice"]),
@@ -374,5 +384,93 @@ public enum PredicateTable {
         task("name MATCHES '[A-Z][a-z]{3}'", expect: ["Ship", "Test", "Plan", "Idle"]),
         task("assignee.pets.@count == 2", expect: ["Write", "Review", "Ship"]),
         task("assignee.tasks[FIRST] == SELF", expect: ["Write", "Test", "Plan"]),
+    ]
+
+    /// A many-to-many (a join table in SQLite), with an empty club, a club of nil dues, members
+    /// of nil age; both directions.
+    public static let manyToMany: [PredicateCase] = [
+        person("ANY clubs.name == 'Chess'", expect: ["Alice", "Bob", "Eve"]),
+        person("ANY clubs.dues > 5", expect: ["Alice", "Bob", "Eve", dmitri]),
+        person("ALL clubs.dues > 10", expect: [chloe, dmitri, rene, "Gustav", "Ilker"]),  // nil dues are left out
+        person("NONE clubs.name BEGINSWITH[c] 'c'", expect: [dmitri, rene, "Gustav", "Ilker"]),
+        person("ANY clubs.dues == nil", expect: []),  // a key path through a to-many leaves nil out
+        person("clubs.@count == 2", expect: ["Alice"]),
+        person("clubs.@count == 0", expect: [rene, "Gustav", "Ilker"]),
+        person("clubs.@count > 0 AND ALL clubs.dues >= 10", expect: ["Alice", "Bob", chloe, dmitri, "Eve"]),
+        person("clubs.@sum.dues == 10", expect: ["Alice", "Bob", "Eve"]),
+        person("clubs.@sum.dues == 0", expect: [chloe, rene, "Gustav", "Ilker"]),  // sum of none (or of nil) is 0
+        person("clubs.@avg.dues == nil", expect: [chloe, rene, "Gustav", "Ilker"]),  // average of none is nil
+        person("clubs.@avg.dues > 20", expect: [dmitri]),
+        person("clubs.@max.dues >= 10", expect: ["Alice", "Bob", "Eve", dmitri]),
+        person("clubs.@min.dues == nil", expect: [chloe, rene, "Gustav", "Ilker"]),
+        person("SUBQUERY(clubs, $c, $c.dues == nil).@count == 1", expect: ["Alice", chloe]),
+        person("SUBQUERY(clubs, $c, $c.members.@count > 1).@count == 2", expect: ["Alice"]),
+        person("ANY clubs.members.name == 'Eve'", expect: ["Alice", "Bob", "Eve"]),
+        person("%@ IN clubs", .object("Club/Choir"), expect: ["Alice", chloe]),
+        person("ANY clubs == %@", .object("Club/Rowing"), expect: [dmitri]),
+        person("ANY employer.employees.clubs.name == 'Rowing'", expect: [chloe, dmitri]),  // to-one, then to-many twice
+        club("ANY members.age > 35", expect: ["Rowing"]),
+        club("members.@count == 0", expect: ["Empty"]),
+        club("ALL members.active == YES", expect: ["Choir", "Rowing", "Empty"]),
+        club("NONE members.age == nil", expect: ["Chess", "Choir", "Rowing", "Empty"]),  // Eve's nil age is left out
+        club("members.@sum.age == 55", expect: ["Chess"]),  // Eve's nil age is left out
+        club("members.@avg.age == 27.5", expect: ["Chess"]),
+        club("members.@min.age == 25", expect: ["Chess"]),
+        club("SUBQUERY(members, $m, $m.employer.name == 'Acme').@count == 2", expect: ["Chess"]),
+        club("ANY members.pets.species == 'fish'", expect: ["Choir"]),
+    ]
+
+    /// A to-many whose destination has a sub-entity in the same table, and fetches of the
+    /// sub-entity and of the parent (which includes the sub-entity's objects).
+    public static let subEntities: [PredicateCase] = [
+        person("ANY gadgets.weight > 400", expect: ["Alice", "Gustav"]),
+        person("gadgets.@count == 1", expect: ["Bob", "Gustav"]),
+        person("ALL gadgets.weight < 600", expect: everyoneBut("Gustav")),  // Bob's phone has no weight
+        person("gadgets.@sum.weight == 700", expect: ["Alice"]),
+        person("gadgets.@max.weight == 1000", expect: ["Gustav"]),
+        person("SUBQUERY(gadgets, $g, $g.weight == nil).@count > 0", expect: ["Bob"]),
+        person("NONE gadgets.name == 'Pixel'", expect: everyoneBut("Alice")),
+        person("ANY gadgets == %@", .object("Phone/Nokia"), expect: ["Bob"]),
+        phone("owner.gadgets.@count == 2", expect: ["Pixel"]),
+        phone("owner == nil", expect: ["Brick"]),
+        phone("carrier == nil", expect: ["Nokia"]),
+        phone("ANY owner.clubs.name == 'Chess'", expect: ["Pixel", "Nokia"]),
+        gadget("owner.gadgets.@count >= 1", expect: ["Lamp", "Pixel", "Nokia", "Kettle"]),
+        gadget("ANY owner.clubs.name == 'Chess'", expect: ["Lamp", "Pixel", "Nokia"]),
+        gadget("owner.gadgets.@sum.weight > 600", expect: ["Lamp", "Pixel", "Kettle"]),
+        gadget("owner.clubs.@count == 0", expect: ["Kettle"]),  // Brick's nil owner: nil is not 0
+    ]
+
+    /// Collection operators over a to-many: in SQL for integers (and through a to-one first),
+    /// in memory for the other types; the same answers either way.
+    public static let aggregates: [PredicateCase] = [
+        person("pets.@sum.legs > 3", expect: ["Alice"]),
+        person("pets.@avg.legs < 3", expect: ["Bob", chloe]),
+        person("pets.@max.legs == nil", expect: [dmitri, "Eve", rene, "Gustav", "Ilker"]),  // max of none is nil
+        person("tasks.@max.priority == 5", expect: ["Bob"]),
+        person("tasks.@min.priority < 2", expect: ["Alice"]),
+        person("tasks.@sum.priority > 5", expect: ["Alice", dmitri]),
+        person("tasks.@avg.priority > 2.5", expect: ["Bob", dmitri]),
+        person("tasks.@max.due > CAST(3500, 'NSDate')", expect: [dmitri]),
+        person("pets.@max.name == 'Tom'", expect: ["Alice"]),
+        person("pets.@sum.legs == tasks.@sum.priority", expect: [chloe, "Eve", rene, "Gustav", "Ilker"]),  // 0 == 0
+        person("employer.employees.@sum.age == 83", expect: ["Alice", "Bob", rene]),
+        person("employer.employees.@max.age == 40", expect: [chloe, dmitri]),
+        person("employer.employees.@sum.age == nil", expect: ["Eve", "Gustav", "Ilker"]),  // no employer: nil
+        person("employer.employees.@count == 3", expect: ["Alice", "Bob", rene]),
+        person("NOT employer.employees.@avg.age > 30", expect: ["Alice", "Bob", rene, "Eve", "Gustav", "Ilker"]),
+        company("employees.@max.age == 40", expect: ["Bolt"]),
+        company("employees.@min.active == NO", expect: ["Acme"]),
+        company("employees.@max.active == YES", expect: ["Acme", "Bolt"]),
+        company("employees.@sum.active == 2", expect: ["Acme", "Bolt"]),
+        company("employees.@avg.height > 1.7", expect: ["Acme", "Bolt"]),
+        company("employees.@sum.height == 0", expect: [omega]),  // the sum of no doubles is 0
+        company("employees.@sum.salary == 14001", expect: ["Acme"]),  // decimals: 5000.50 + 4000 + 5000.50
+        company("employees.@min.name ==[c] 'alice'", expect: ["Acme"]),
+        company("employees.@max.born == nil", expect: [omega]),
+        company("employees.@min.photo == %@", .value(Data()), expect: ["Bolt"]),  // bytes order: empty first
+        pet("owner.pets.@sum.legs == 8", expect: ["Rex", "Tom"]),
+        pet("owner.pets.@max.legs == nil", expect: ["Stray"]),
+        task("assignee.tasks.@sum.priority == 6", expect: ["Write", "Review", "Ship", "Plan", "Deploy"]),
     ]
 }

@@ -80,15 +80,26 @@ struct SQLFetchPlan {
         }
 
         // The predicate: every conjunct that translates, up to the first one left in memory
-        // that may throw.
+        // that may throw. A conjunct whose values would take the statement past the
+        // connection's limit of placeholders stays in memory too.
         var residual: [ObjectPredicate] = []
         if let predicate = request.predicate {
             var blocked = false
+            var placeholders = conditions.reduce(0) { $0 + $1.parameters.count }
+            let budget = connection.variableLimit - Self.reservedPlaceholders
             for conjunct in Self.conjuncts(of: predicate) {
                 guard !blocked else { residual.append(conjunct); continue }
                 let mark = translator.top.mark
-                do {
-                    conditions.append(try translator.translate(conjunct))
+                do throws(Untranslatable) {
+                    let condition = try translator.translate(conjunct)
+                    guard placeholders + condition.parameters.count <= budget else {
+                        throw Untranslatable("\(condition.parameters.count) values, past the \(budget) placeholders left in one statement")
+                    }
+                    guard conditions.count < SQLPredicateTranslator.termLimit else {
+                        throw SQLPredicateTranslator.tooManyTerms(conditions.count + 1)
+                    }
+                    placeholders += condition.parameters.count
+                    conditions.append(condition)
                 } catch {
                     translator.top.restore(mark)
                     notes.append("in memory: \(conjunct): \(error.reason)")
@@ -163,6 +174,9 @@ struct SQLFetchPlan {
         self.body = body
         self.select = "SELECT \(SQLiteRowReader.selectList(table, alias: "t0", includesValues: includesValues)) " + body
     }
+
+    /// Placeholders kept free of the predicate's for the rest of a statement (offset, limit).
+    static let reservedPlaceholders = 8
 
     /// The conjuncts of a predicate, nested `AND`s flattened, in order.
     static func conjuncts(of predicate: ObjectPredicate) -> [ObjectPredicate] {

@@ -47,12 +47,16 @@ struct SQLFragment: Sendable, Hashable, CustomStringConvertible {
         SQLFragment(lhs + rhs.sql, rhs.parameters)
     }
 
-    /// The fragments joined by `separator`.
-    static func joined(_ parts: [SQLFragment], separator: String) -> SQLFragment {
+    /// The fragments joined by `separator`, in one pass (a list of thousands of terms is
+    /// copied once, not once per term).
+    static func joined<Parts: Collection<SQLFragment>>(_ parts: Parts, separator: String) -> SQLFragment {
         var result = SQLFragment("")
+        result.sql.reserveCapacity(parts.reduce(0) { $0 + $1.sql.utf8.count + separator.utf8.count })
+        result.parameters.reserveCapacity(parts.reduce(0) { $0 + $1.parameters.count })
         for (index, part) in parts.enumerated() {
             if index > 0 { result.sql += separator }
-            result = result + part
+            result.sql += part.sql
+            result.parameters += part.parameters
         }
         return result
     }
@@ -62,8 +66,7 @@ struct SQLFragment: Sendable, Hashable, CustomStringConvertible {
         if parts.contains(where: \.isAlwaysFalse) { return .alwaysFalse }
         let kept = parts.filter { !$0.isAlwaysTrue }
         if kept.isEmpty { return .alwaysTrue }
-        if kept.count == 1 { return kept[0] }
-        return "(" + joined(kept, separator: " AND ") + ")"
+        return tree(kept[...], separator: " AND ")
     }
 
     /// At least one condition holds; constants are folded away.
@@ -71,8 +74,24 @@ struct SQLFragment: Sendable, Hashable, CustomStringConvertible {
         if parts.contains(where: \.isAlwaysTrue) { return .alwaysTrue }
         let kept = parts.filter { !$0.isAlwaysFalse }
         if kept.isEmpty { return .alwaysFalse }
-        if kept.count == 1 { return kept[0] }
-        return "(" + joined(kept, separator: " OR ") + ")"
+        return tree(kept[...], separator: " OR ")
+    }
+
+    /// How many terms an `AND` or `OR` joins flat. SQLite parses `a OR b OR c …` as a tree one
+    /// level deeper per term and refuses a tree deeper than 1,000 levels (`SQLITE_MAX_EXPR_DEPTH`):
+    /// a longer chain is made of parenthesized groups of at most this many terms, a tree of
+    /// depth about this number times log₁₆ of the count (a 50,000-term chain: four levels).
+    static let flatTermLimit = 16
+
+    /// `parts` joined by `separator` as a balanced tree of flat groups.
+    private static func tree(_ parts: ArraySlice<SQLFragment>, separator: String) -> SQLFragment {
+        if parts.count == 1, let only = parts.first { return only }
+        guard parts.count > flatTermLimit else { return "(" + joined(parts, separator: separator) + ")" }
+        let groupSize = (parts.count + flatTermLimit - 1) / flatTermLimit
+        let groups = stride(from: parts.startIndex, to: parts.endIndex, by: groupSize).map { start in
+            tree(parts[start..<min(start + groupSize, parts.endIndex)], separator: separator)
+        }
+        return tree(groups[...], separator: separator)
     }
 
     /// The condition does not hold. Only for two-valued conditions (never NULL), which is what

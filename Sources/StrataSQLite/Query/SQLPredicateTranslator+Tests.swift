@@ -65,7 +65,7 @@ extension SQLPredicateTranslator {
                     guard case .string(let s) = item, let variants = Self.asciiVariants(s) else { all = []; break }
                     all += variants.map { .text($0) }
                 }
-                values = all.isEmpty || all.count > 64 ? nil : all
+                values = all.isEmpty ? nil : all
             default:
                 break
             }

@@ -154,13 +154,12 @@ final class SQLPredicateTranslator {
         case .truePredicate: return .alwaysTrue
         case .falsePredicate: return .alwaysFalse
         case .and(let items):
+            guard items.count <= Self.termLimit else { throw Self.tooManyTerms(items.count) }
             var parts: [SQLFragment] = []
             for item in items { parts.append(try translate(item, in: scope)) }
             return .and(parts)
         case .or(let items):
-            var parts: [SQLFragment] = []
-            for item in items { parts.append(try translate(item, in: scope)) }
-            return .or(parts)
+            return .or(try disjuncts(items, in: scope))
         case .not(let item):
             return .not(try translate(item, in: scope))
         case .comparison(let comparison):
@@ -350,7 +349,9 @@ final class SQLPredicateTranslator {
                         guard rest.count == 1 else { throw Untranslatable("a key after @count") }
                         return .scalar(try count(of: relationship, from: row))
                     }
-                    if let first = rest.first, first.hasPrefix("@") { throw Untranslatable("the collection operator \(first)") }
+                    if let first = rest.first, first.hasPrefix("@") {
+                        return .scalar(try aggregate(String(first), of: relationship, from: row, path: rest.dropFirst()))
+                    }
                     return .collection(SQLCollection(owner: row, relationship: relationship, rest: rest))
                 }
                 row = try join(row, relationship)

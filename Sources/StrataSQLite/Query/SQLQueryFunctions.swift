@@ -18,6 +18,9 @@ import StrataCore
 /// deterministic. `op` is the operator's position in `ObjectPredicate.Operator.allCases`,
 /// `options` the raw value of `StringComparisonOptions`, a type its ``SQLValueType`` code.
 ///
+/// The aggregates `strata_sum`, `strata_avg`, `strata_min` and `strata_max` of
+/// ``SQLQueryAggregates`` are registered with them.
+///
 /// The collations `STRATA_STANDARD` and `STRATA_CASEINSENSITIVE` order strings as
 /// `ObjectSortDescriptor.Comparison.standard` and `.caseInsensitive` do.
 enum SQLQueryFunctions {
@@ -44,6 +47,7 @@ enum SQLQueryFunctions {
                                                     nil, body, nil, nil, nil)
             guard result == SQLITE_OK else { throw connection.lastError(sql: nil, code: result) }
         }
+        try SQLQueryAggregates.register(on: connection)
         let collations: [(String, @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32)] = [
             (standardCollation, standardCollationCallback), (caseInsensitiveCollation, caseInsensitiveCollationCallback),
         ]
@@ -99,7 +103,7 @@ enum SQLQueryFunctions {
     }
 
     /// An argument in its own storage class.
-    private static func value(_ argument: OpaquePointer?) -> SQLiteValue {
+    static func value(_ argument: OpaquePointer?) -> SQLiteValue {
         switch sqlite3_value_type(argument) {
         case SQLITE_INTEGER: return .integer(sqlite3_value_int64(argument))
         case SQLITE_FLOAT: return .real(sqlite3_value_double(argument))
