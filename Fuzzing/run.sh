@@ -34,6 +34,8 @@ mkdir -p "$here/logs"
 # Leak checks are off: Swift's runtime and Foundation keep allocations for the life of the
 # process (metadata, caches) that LeakSanitizer reports at exit. Set ASAN_OPTIONS to override.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+# Swift's own crash backtracer would run after a trap and trip the address sanitizer itself.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 # Copies every file under the given roots whose path matches the pattern (find -path) into a
 # seed folder, named by a digest of its path so that same-named files do not collide.
 copy_seeds() {

@@ -1,7 +1,9 @@
 // libFuzzer target: the binary store reader. Each input is written to a scratch file and read as
-// an XML store for each fuzzing model, metadata first as `strata inspect` reads it. Any error
-// thrown is an answer; a crash, a hang or running out of memory is a finding.
+// a binary store for each fuzzing model, metadata first as `strata inspect` reads it; then once
+// more with its lengths and checksums repaired (BinaryStoreRepair), to reach the decoders. Any
+// error thrown is an answer; a crash, a hang or running out of memory is a finding.
 
+import Foundation
 import FuzzSupport
 import StrataBinary
 
@@ -17,12 +19,21 @@ public func initialize(_ argc: UnsafeMutablePointer<Int32>?, _ argv: UnsafeMutab
 /// Reads one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let url = ScratchFile.write(fuzzInput(data, size))
+    let input = fuzzInput(data, size)
+    read(ScratchFile.write(input))
+    // Again with lengths and checksums made to agree, to reach the decoders behind them.
+    if let repaired = BinaryStoreRepair.repaired([UInt8](input)) {
+        read(repaired.withUnsafeBytes { ScratchFile.write($0) })
+    }
+    return 0
+}
+
+/// Reads the store at `url` as `strata inspect` and a coordinator do.
+func read(_ url: URL) {
     _ = try? BinaryStoreFormat.readMetadata(from: url)
     for model in FuzzModels.all {
         _ = try? BinaryStoreFormat().read(from: url, model: model)
     }
-    return 0
 }
 
 /// The process's entry point (see `runFuzzer`).
