@@ -38,9 +38,9 @@ extension XMLTree {
     }
 
     /// Whether `data` is checked as UTF-8: everything but a UTF-16 or UTF-32 start and an XML
-    /// declaration naming an encoding libxml2 turns into UTF-8 whatever the bytes (UTF-16,
-    /// UTF-32, ISO-8859-*, Windows-125*). A declaration naming anything else — ASCII, an unknown
-    /// name, bytes that are no name — leaves libxml2 reading UTF-8.
+    /// declaration naming, in quotes, an encoding libxml2 turns into UTF-8 whatever the bytes
+    /// (``convertedEncodings``). Any other declaration — ASCII, an unknown name, a name without
+    /// quotes, bytes that are no name — leaves libxml2 reading UTF-8.
     static func readsAsUTF8(_ data: Data) -> Bool {
         let start = Array(data.prefix(4))
         for other: [UInt8] in [[0xFE, 0xFF], [0xFF, 0xFE], [0x00, 0x00], [0x3C, 0x00], [0x00, 0x3C]]
@@ -52,14 +52,24 @@ extension XMLTree {
               let declarationEnd = head.range(of: "?>") else { return true }
         let declaration = head[..<declarationEnd.lowerBound]
         guard let name = declaration.range(of: "encoding") else { return true }
-        let value = declaration[name.upperBound...]
-            .drop { $0 == " " || $0 == "=" || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\"" || $0 == "'" }
-            .prefix { $0 != "\"" && $0 != "'" && $0 != " " }
-            .lowercased()
-        let converted = ["utf-16", "utf16", "ucs-2", "ucs2", "utf-32", "ucs-4", "ucs4", "iso-8859-", "iso8859-",
-                         "latin", "windows-125", "cp125"]
-        return !converted.contains { value.hasPrefix($0) }
+        var rest = declaration[name.upperBound...].drop { $0.isWhitespace }
+        guard rest.first == "=" else { return true }
+        rest = rest.dropFirst().drop { $0.isWhitespace }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return true }
+        let value = rest.dropFirst().prefix { $0 != quote }
+        guard value.endIndex < rest.endIndex else { return true }   // no closing quote
+        return !convertedEncodings.contains(value.lowercased())
     }
+
+    /// The encodings, by the names a declaration may give them, that libxml2 converts to UTF-8
+    /// from any bytes.
+    static let convertedEncodings: Set<String> = {
+        var names: Set<String> = ["utf-16", "utf16", "utf-16le", "utf-16be", "ucs-2", "ucs2", "iso-10646-ucs-2",
+                                  "utf-32", "ucs-4", "ucs4", "iso-10646-ucs-4", "latin1", "iso-latin-1"]
+        for part in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16] { names.insert("iso-8859-\(part)") }
+        for page in 1250...1258 { names.formUnion(["windows-\(page)", "cp\(page)"]) }
+        return names
+    }()
 
     /// Where the first processing instruction without data (`<?name?>`, other than an XML
     /// declaration) starts, when there is one: FoundationXML on Linux reads the data such an

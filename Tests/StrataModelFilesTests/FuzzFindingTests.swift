@@ -35,6 +35,21 @@ import Testing
         #expect(line == 1 && reason.contains("not UTF-8"), "\(reason)")
     }
 
+    @Test("a declared encoding that libxml2 does not know leaves the document read as UTF-8", arguments: [
+        "<?xml version=\"0.0\" encoding=ucs-28\" standalone=\"yes\"?>\n<model><e",   // as found
+        "<?xml version=\"1.0\" encoding=\"ucs-28\"?>\n<model><e",
+        "<?xml version=\"1.0\" encoding=\"US-ASCII\"?>\n<model><e",
+    ])
+    func unknownEncoding(_ start: String) {
+        let data = Data(start.utf8) + Data([0xFF]) + Data("/></model>".utf8)
+        let error = #expect(throws: ModelFileError.self) { try ModelFileReader().read(data, file: "fuzzed") }
+        guard case .malformedXML(_, let line, _, let reason)? = error else {
+            Issue.record("expected .malformedXML, got \(String(describing: error))")
+            return
+        }
+        #expect(line == 2 && reason.contains("not UTF-8"), "\(reason)")
+    }
+
     @Test("a processing instruction without data is malformed XML, not a crash", arguments: [
         "<?xs?>\nml>>",                                                               // as found
         "<?xml version=\"1.0\"?>\n<model>\n  <?pi ?>\n</model>",
