@@ -69,8 +69,8 @@ struct CLICrashSafetyTests {
         try killWhileWriting(.convert, type: type)
     }
 
-    /// Runs the command once to the end to time it, then `runsPerDestinationType` times killed at
-    /// a random moment within that time, checking source and destination after each.
+    /// Runs the command twice to the end to time it, then `runsPerDestinationType` times killed
+    /// at a random moment within that time, checking source and destination after each.
     private func killWhileWriting(_ command: Command, type: String) throws {
         let scratch = try Scratch()
         let document = try scratch.write(Self.document(), to: "school.json")
@@ -93,13 +93,17 @@ struct CLICrashSafetyTests {
             }
         }
 
-        // A full run: how long the command takes, and that its store passes the check.
-        let timed = scratch.path("timed.\(type)")
-        let started = Date()
-        let full = try scratch.run(arguments(timed))
-        let duration = Date().timeIntervalSince(started)
-        try #require(full.status == 0, "\(full)")
-        try checkComplete(timed, type: type, label: "\(command) to \(type), not killed")
+        // Two full runs: how long the command takes (the shorter, as the machine's load varies),
+        // and that its store passes the check.
+        var duration = TimeInterval.infinity
+        for attempt in 0..<2 {
+            let timed = scratch.path("timed-\(attempt).\(type)")
+            let started = Date()
+            let full = try scratch.run(arguments(timed))
+            duration = min(duration, Date().timeIntervalSince(started))
+            try #require(full.status == 0, "\(full)")
+            try checkComplete(timed, type: type, label: "\(command) to \(type), not killed")
+        }
 
         var killed = 0
         var generator = SystemRandomNumberGenerator()
@@ -108,7 +112,7 @@ struct CLICrashSafetyTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let destination = folder.appendingPathComponent("destination.\(type)").path
-            let delay = Double.random(in: 0...(duration * 1.1), using: &generator)
+            let delay = Double.random(in: 0...(duration * 0.9), using: &generator)
             let label = "\(command) to \(type) run \(run), killed after \(Int(delay * 1000)) ms of \(Int(duration * 1000))"
 
             let process = Process()
@@ -136,8 +140,10 @@ struct CLICrashSafetyTests {
                 try checkComplete(destination, type: type, label: label)
             }
         }
-        // The kills fell while the command ran, not after it had ended.
-        #expect(killed * 2 >= Self.runsPerDestinationType, "only \(killed) of \(Self.runsPerDestinationType) runs were killed")
+        // The kills fell while the command ran, not after it had ended (a run may end sooner
+        // than the timed one when the machine's load drops, so not every kill lands).
+        #expect(killed * 5 >= Self.runsPerDestinationType && killed > 0,
+                "only \(killed) of \(Self.runsPerDestinationType) runs were killed")
     }
 
     /// Checks the store at `path` opens as a `type` store and holds the whole document.
