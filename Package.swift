@@ -85,10 +85,11 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "StrataCLITests", dependencies: ["StrataJSON", "StrataTestSupport", "StrataCLI"]),
-        // Saves in a loop until killed: the crash-safety test kills it at random moments.
+        // Saves in a loop until killed (checkpointing an SQLite store's log meanwhile, on request):
+        // the crash-safety test kills it at random moments.
         .executableTarget(
             name: "StoreSaveLoop",
-            dependencies: ["Strata", "StrataTestSupport"],
+            dependencies: ["Strata", "StrataTestSupport", "CSQLite"],
             path: "Tests/StoreSaveLoop"
         ),
     ],

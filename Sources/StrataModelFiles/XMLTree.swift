@@ -18,9 +18,19 @@ struct XMLTree: Sendable {
     /// Parses `data` into a tree of elements.
     ///
     /// - Throws: ``ModelFileError/emptyFile(file:)`` or
-    ///   ``ModelFileError/malformedXML(file:line:column:reason:)`` naming `file`.
+    ///   ``ModelFileError/malformedXML(file:line:column:reason:)`` naming `file` (also for a
+    ///   document read as UTF-8 that is not, and for input XMLParser cannot take: see
+    ///   `XMLTree+ParserGuards.swift`).
     static func parse(_ data: Data, file: String) throws(ModelFileError) -> XMLTree {
         guard data.contains(where: { !Self.isXMLSpace($0) }) else { throw .emptyFile(file: file) }
+        if let bad = firstInvalidUTF8(in: data) {
+            throw .malformedXML(file: file, line: bad.line, column: bad.column,
+                                reason: "a byte that is not UTF-8 at offset \(bad.offset) of a document read as UTF-8")
+        }
+        if let instruction = firstEmptyProcessingInstruction(in: data) {
+            throw .malformedXML(file: file, line: instruction.line, column: instruction.column,
+                                reason: "a processing instruction without data at offset \(instruction.offset), which the XML parser cannot read")
+        }
         let builder = TreeBuilder()
         let outcome: (ok: Bool, line: Int, column: Int, error: Error?) = parserLock.withLock {
             let parser = XMLParser(data: data)

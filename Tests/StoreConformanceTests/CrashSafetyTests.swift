@@ -9,10 +9,15 @@ import Darwin
 #endif
 
 /// "A save either lands whole or not at all": a process saving in a loop is killed (SIGKILL) at
-/// random moments; the file it leaves must hold exactly one saved state.
+/// random moments; the file it leaves must hold exactly one saved state. An SQLite store is also
+/// killed while a second connection checkpoints its write-ahead log without pause.
+///
+/// 50 kills per store type; `STRATA_KILL_RUNS=1000 swift test --filter CrashSafety` is the long
+/// form (docs/testing.md).
 @Suite("Crash safety")
 struct CrashSafetyTests {
-    static let runsPerStoreType = 15
+    /// Kills per store type (and for the checkpointing SQLite store): `STRATA_KILL_RUNS`, else 50.
+    static let runsPerStoreType = KillRuns.count(default: 50)
 
     /// The model `StoreSaveLoop` writes.
     static func model() throws -> ManagedObjectModel {
@@ -59,19 +64,43 @@ struct CrashSafetyTests {
             case 1, 3: .afterLaunch(milliseconds: Int.random(in: 20...300, using: &generator))
             default: .afterFirstSave(milliseconds: Int.random(in: 20...300, using: &generator))
             }
-            try killAndCheck(store: store, executable: executable, moment: moment, run: run)
+            _ = try killAndCheck(store: store, executable: executable, moment: moment, run: run)
         }
     }
 
-    private func killAndCheck(store: StoreUnderTest, executable: URL, moment: KillMoment, run: Int) throws {
+    @Test("an SQLite store killed while its log is checkpointed holds exactly one saved state")
+    func killWhileCheckpointing() throws {
+        let executable = try #require(Self.saveLoopExecutable(), """
+            StoreSaveLoop is not built next to the test binary; looked in \
+            \(Self.searchedFolders.map(\.path).joined(separator: ", "))
+            """)
+        let store = try #require(StoreUnderTest.fileBacked.first { $0.type == .sqlite })
+        var generator = SystemRandomNumberGenerator()
+        var checkpointed = 0
+        for run in 0..<Self.runsPerStoreType {
+            // Mostly after the first save, when the checkpoints run beside the saves.
+            let moment: KillMoment = run % 5 == 0
+                ? .afterLaunch(milliseconds: Int.random(in: 20...300, using: &generator))
+                : .afterFirstSave(milliseconds: Int.random(in: 0...300, using: &generator))
+            let lines = try killAndCheck(store: store, executable: executable, moment: moment, run: run, checkpointing: true)
+            if lines.contains(where: { $0.hasPrefix("checkpoints ") && $0 != "checkpoints 0" }) { checkpointed += 1 }
+        }
+        // The kills fell among checkpoints: most runs had checkpointed before they were killed.
+        #expect(checkpointed * 2 >= Self.runsPerStoreType, "only \(checkpointed) of \(Self.runsPerStoreType) runs checkpointed")
+    }
+
+    /// Runs the save loop, kills it at `moment`, checks the store it left, and returns the lines
+    /// the loop printed.
+    private func killAndCheck(store: StoreUnderTest, executable: URL, moment: KillMoment, run: Int,
+                              checkpointing: Bool = false) throws -> [Substring] {
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("store.\(store.type.rawValue.lowercased())")
-        let label = "\(store) run \(run), killed \(moment)"
+        let label = "\(store)\(checkpointing ? " checkpointing" : "") run \(run), killed \(moment)"
 
         let process = Process()
         process.executableURL = executable
-        process.arguments = [store.type.rawValue, url.path]
+        process.arguments = [store.type.rawValue, url.path] + (checkpointing ? ["--checkpoint"] : [])
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -98,7 +127,7 @@ struct CrashSafetyTests {
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         guard process.terminationReason == .uncaughtSignal else {
             Issue.record("\(label): StoreSaveLoop exited by itself (status \(process.terminationStatus)): \(stderr)")
-            return
+            return []
         }
 
         // The last k the writer reported saved: the store must hold it, or the save after it.
@@ -118,7 +147,7 @@ struct CrashSafetyTests {
 
         guard FileManager.default.fileExists(atPath: url.path) else {
             #expect(lastReported == 0, "\(label): no store file after \(lastReported) saves")
-            return
+            return lines
         }
         StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
@@ -134,5 +163,6 @@ struct CrashSafetyTests {
                 "\(label): Counter.value is \(saved) but the items are \(items)")
         #expect(saved == lastReported || saved == lastReported + 1,
                 "\(label): the store holds save \(saved), the writer last reported save \(lastReported)")
+        return lines
     }
 }

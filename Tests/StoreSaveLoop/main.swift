@@ -4,9 +4,14 @@
 //     StoreSaveLoop <storeType> <path>
 //     StoreSaveLoop <storeType> <path> --items N
 //     StoreSaveLoop <storeType> <path> --increments N
+//     StoreSaveLoop SQLite <path> --checkpoint
 //
 // Save k (k = 1, 2, 3, …) inserts Item k and sets the one Counter to k (creating it at k = 1),
 // then prints "saved k". So a store that holds Counter k holds exactly Items 1…k.
+//
+// With `--checkpoint` (SQLite only) it saves in the same loop while a second connection on a
+// thread of its own checkpoints the write-ahead log without pause (`Checkpointer`), and prints
+// "checkpoints N" after each "saved k": the crash-safety test kills it inside checkpoints too.
 //
 // With `--items N` it inserts Items 1…N instead, one save each, and exits: the multi-process
 // test runs several at once on one SQLite file and counts what landed.
@@ -65,8 +70,9 @@ func increment(times: Int64, in context: ManagedObjectContext) throws -> (saved:
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 || (arguments.count == 5 && ["--items", "--increments"].contains(arguments[3])) else {
-    fail("usage: StoreSaveLoop <storeType> <path> [--items N | --increments N]")
+let checkpointing = arguments.count == 4 && arguments[3] == "--checkpoint"
+guard arguments.count == 3 || checkpointing || (arguments.count == 5 && ["--items", "--increments"].contains(arguments[3])) else {
+    fail("usage: StoreSaveLoop <storeType> <path> [--items N | --increments N | --checkpoint]")
 }
 let count = arguments.count == 5 ? Int64(arguments[4]) : nil
 if arguments.count == 5, count == nil { fail("'\(arguments[4])' is not a number") }
@@ -75,6 +81,7 @@ let increments = arguments.count == 5 && arguments[3] == "--increments" ? count 
 StoreType.registerBuiltInTypes()
 guard let type = StoreType.named(arguments[1]) else { fail("unknown store type '\(arguments[1])'") }
 let url = URL(fileURLWithPath: arguments[2])
+if checkpointing, type != .sqlite { fail("--checkpoint is for SQLite stores") }
 
 do {
     let model = try ManagedObjectModel {
@@ -97,6 +104,8 @@ do {
         FileHandle.standardOutput.write(Data("incremented \(saved) conflicts \(conflicts)\n".utf8))
         exit(0)
     }
+    let checkpointer = checkpointing ? Checkpointer(path: url.path) : nil
+    checkpointer?.start()
     let parent = getppid()
     let deadline = Date().addingTimeInterval(60)
     var counter: ManagedObject?
@@ -111,6 +120,9 @@ do {
         try context.save()
         // Unbuffered: the line is in the pipe the moment the save has returned.
         FileHandle.standardOutput.write(Data("saved \(k)\n".utf8))
+        if let checkpointer {
+            FileHandle.standardOutput.write(Data("checkpoints \(checkpointer.completed.load(ordering: .relaxed))\n".utf8))
+        }
     }
 } catch {
     fail("\(error)")
