@@ -55,6 +55,22 @@ struct SQLToManyTranslationTests {
         }
     }
 
+    @Test("a value computed per row that may be nil is computed once, for the nil check and the comparison alike")
+    func computedOnce() throws {
+        let fixture = try FixtureStore()
+        for (entity, format, function) in [("Company", "employees.@avg.height > 1.7", "strata_avg("),
+                                           ("Company", "NOT employees.@avg.height > 1.7", "strata_avg("),
+                                           ("Person", "pets.@max.legs == nil", "max("),
+                                           ("Person", "pets.@avg.legs != 3", "CAST(sum("),
+                                           ("Person", "tasks[LAST].priority > 3", "LIMIT 1 OFFSET ?")] {
+            let plan = try plan(fixture, entity, format)
+            #expect(plan.residual == nil, "\(format): \(plan.notes)")
+            #expect(plan.select.sql.components(separatedBy: function).count == 2, "\(format): once in \(plan.select.sql)")
+            #expect(plan.select.sql.contains("AS \(SQLPredicateTranslator.computedValueName) LIMIT -1 OFFSET 0"), "\(plan.select.sql)")
+            try fixture.base.expectSame(fixture.base.request(entity, try ObjectPredicate(format: format)), format)
+        }
+    }
+
     @Test("what SQL cannot compute exactly stays in memory, saying why")
     func aggregatesInMemory() throws {
         let fixture = try FixtureStore()

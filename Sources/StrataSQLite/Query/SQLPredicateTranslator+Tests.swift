@@ -36,6 +36,8 @@ extension SQLPredicateTranslator {
         switch term {
         case .object(let object):
             return try objectTest(object, operation, value, nullResult: nullResult)
+        case .scalar(let scalar) where scalar.isOptional && scalar.column == nil:
+            return try computedValueTest(scalar, operation, options, value, nullResult: nullResult)
         case .scalar(let scalar):
             let (fragment, coversNil) = try scalarTest(scalar, operation, options, value)
             guard scalar.isOptional, !coversNil else { return fragment }
@@ -45,6 +47,26 @@ extension SQLPredicateTranslator {
         default:
             throw Untranslatable("a comparison of a collection")
         }
+    }
+
+    /// The name a computed value is given in ``computedValueTest(_:_:_:_:nullResult:)``.
+    static let computedValueName = "strata_value"
+
+    /// A test of a value SQL computes per row and may be nil (a to-many's aggregate, a
+    /// subquery's value): the value is computed once, in a one-row subquery SQLite does not
+    /// flatten (its `OFFSET`), and the nil check and the comparison read it by name. Written
+    /// out twice, as for a column, the subquery would run twice for every row.
+    private func computedValueTest(_ scalar: SQLScalarValue, _ operation: Operator, _ options: StringComparisonOptions,
+                                   _ value: PredicateValue, nullResult: Bool) throws(Untranslatable) -> SQLFragment {
+        let name = Self.computedValueName
+        var named = scalar
+        named.expression = SQLFragment(name)
+        let (fragment, coversNil) = try scalarTest(named, operation, options, value)
+        let condition: SQLFragment = coversNil ? fragment
+            : nullResult ? .or([SQLFragment("\(name) IS NULL"), fragment])
+            : .and([SQLFragment("\(name) IS NOT NULL"), fragment])
+        if condition.isAlwaysTrue || condition.isAlwaysFalse { return condition }
+        return "EXISTS (SELECT 1 FROM (SELECT " + scalar.expression + " AS \(name) LIMIT -1 OFFSET 0) WHERE " + condition + ")"
     }
 
     /// `term IN {items}`: equal to one of them.
