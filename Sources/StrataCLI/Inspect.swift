@@ -8,7 +8,7 @@ import StrataJSON
 /// compared with the compiled model it keeps.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show a store's type, UUID, metadata and version hashes; with a model (or the compiled model an Apple-written SQLite store keeps), whether it matches and the objects per entity."
+        abstract: "Show a store's type, UUID, metadata and version hashes; with a model (or the compiled model the store keeps), whether it matches and the objects per entity."
     )
 
     @Argument(help: "The store file.")

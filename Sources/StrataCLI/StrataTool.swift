@@ -7,7 +7,7 @@ import Strata
 struct StrataTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
-        abstract: "Inspect, convert, export, import, validate and query Strata and Core Data stores.",
+        abstract: "Inspect, convert, export, import, validate, query and check Strata and Core Data stores, and extract their models.",
         version: StrataVersion.current,
         subcommands: [Inspect.self, ConvertStore.self, Export.self, Import.self, Validate.self, Query.self, ModelCommand.self,
                       Check.self]
