@@ -79,24 +79,25 @@ struct UndoManagerTests {
         manager.groupsByEvent = false
         let box = UndoBox(manager: manager)
         #expect(throws: UndoError.registrationOutsideGroup) { try box.set(9) }
-        #expect(box.value == 9)                              // the change is made, just not recorded
+        #expect(box.value == 9)                      // the change is made, just not recorded
         #expect(!manager.canUndo)
 
+        let other = UndoBox(manager: manager)
         manager.beginUndoGrouping()
         try box.set(1)
         manager.beginUndoGrouping()
         #expect(manager.groupingLevel == 2)
-        try box.set(2)
-        try box.set(3)
+        try other.set(2)
+        try other.set(3)
         try manager.endUndoGrouping()
         #expect(manager.groupingLevel == 1)
         try manager.endUndoGrouping()
         #expect(manager.groupingLevel == 0)
         try manager.undo()
-        #expect(box.value == 9)
+        #expect(box.value == 9 && other.value == 0)
         #expect(!manager.canUndo)
         try manager.redo()
-        #expect(box.value == 3)
+        #expect(box.value == 1 && other.value == 3)
     }
 
     @Test("undoNestedGroup undoes the nested group closed last inside the open group")
@@ -282,7 +283,8 @@ struct UndoManagerTests {
         try manager.endUndoGrouping()
         manager.removeObserver(token)
         try manager.undo()
-        #expect(events == [.checkpoint, .didOpenGroup, .checkpoint, .willCloseGroup, .didCloseGroup])
+        #expect(events == [.checkpoint, .didOpenGroup,
+                           .checkpoint, .willCloseGroup, .didCloseGroup])
     }
 
     @Test("Unbalanced ends and enables, undo with groups open and undo inside undo are errors")
@@ -300,10 +302,13 @@ struct UndoManagerTests {
         try manager.endEventGroup()
 
         var inner: [UndoError] = []
+        func record(_ body: () throws -> Void) {
+            do { try body() } catch let error as UndoError { inner.append(error) } catch {}
+        }
         try manager.registerUndo(withTarget: box) { box in
-            do { try box.manager.undo() } catch let error as UndoError { inner.append(error) } catch {}
-            do { try box.manager.redo() } catch let error as UndoError { inner.append(error) } catch {}
-            do { try box.manager.endUndoGrouping() } catch let error as UndoError { inner.append(error) } catch {}
+            record { try box.manager.undo() }
+            record { try box.manager.redo() }
+            record { try box.manager.endUndoGrouping() }
         }
         try manager.undo()
         #expect(inner == [.undoInProgress, .undoInProgress, .noOpenGroup])

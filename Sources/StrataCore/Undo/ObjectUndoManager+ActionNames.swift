@@ -12,7 +12,9 @@ extension ObjectUndoManager {
 
     /// The name of the group ``undo()`` would reverse, empty when it has none.
     public var undoActionName: String {
-        if performing == nil, let outer = openGroups.first, !outer.isEmpty { return outer.actionName }
+        if performing == nil, let outer = openGroups.first, !outer.isEmpty {
+            return outer.actionName
+        }
         return undoStack.last?.actionName ?? ""
     }
 
