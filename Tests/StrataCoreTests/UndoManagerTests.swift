@@ -214,6 +214,24 @@ struct UndoManagerTests {
         #expect(manager.groupingLevel == 0)
     }
 
+    @Test("removeAllActions() inside an undo discards the stacks and what the undo registered")
+    func removeAllActionsWhileUndoing() throws {
+        let manager = ObjectUndoManager()
+        let box = UndoBox(manager: manager)
+        try box.set(1)
+        try manager.endEventGroup()
+        try manager.registerUndo(withTarget: box) { $0.manager.removeAllActions() }
+        try box.set(2)                                       // undone first, then the removal runs
+        try manager.endEventGroup()
+        try manager.undo()
+        #expect(box.value == 1)
+        #expect(!manager.canUndo && !manager.canRedo)
+        #expect(manager.groupingLevel == 0)
+        try box.set(3)
+        try manager.undo()
+        #expect(box.value == 1)
+    }
+
     @Test("Disabled registration records nothing; disabling nests; removeAllActions re-enables")
     func disableRegistration() throws {
         let manager = ObjectUndoManager()

@@ -53,8 +53,8 @@ extension ObjectUndoManager {
     /// Runs `group`'s actions with ``performing`` set, collecting what they register into one
     /// group for the other stack; the groups open before are put back after.
     func perform(_ group: UndoGroup, as kind: Performing) {
-        let savedGroups = openGroups
-        let savedAutomatic = automaticGroupOpen
+        suspendedGroups = openGroups
+        suspendedAutomatic = automaticGroupOpen
         openGroups = [UndoGroup(actionName: group.actionName)]
         automaticGroupOpen = false
         performing = kind
@@ -64,7 +64,7 @@ extension ObjectUndoManager {
             let nested = openGroups.removeLast()
             if !nested.isEmpty { openGroups[openGroups.count - 1].items.append(.group(nested)) }
         }
-        let collected = openGroups.removeLast()
+        let collected = openGroups.popLast() ?? UndoGroup()
         if !collected.isEmpty {
             if kind == .undo {
                 redoStack.append(collected)
@@ -74,8 +74,10 @@ extension ObjectUndoManager {
                 trim(&undoStack)
             }
         }
-        openGroups = savedGroups
-        automaticGroupOpen = savedAutomatic
+        openGroups = suspendedGroups
+        automaticGroupOpen = suspendedAutomatic
+        suspendedGroups = []
+        suspendedAutomatic = false
         performing = nil
         post(kind == .undo ? .didUndo : .didRedo)
     }

@@ -32,6 +32,10 @@ public final class ObjectUndoManager {
     var openGroups: [UndoGroup] = []
     /// Whether the outermost open group was opened by a registration (``groupsByEvent``).
     var automaticGroupOpen = false
+    /// The groups that were open when the running undo or redo began, put back when it ends.
+    var suspendedGroups: [UndoGroup] = []
+    /// Whether the outermost of ``suspendedGroups`` was opened by a registration.
+    var suspendedAutomatic = false
     /// How many times registration was disabled and not enabled again.
     var disableCount = 0
     /// The undo or redo running, if any.
@@ -119,12 +123,15 @@ public final class ObjectUndoManager {
         disableCount -= 1
     }
 
-    /// Empties both stacks, discards any open group and enables registration again.
+    /// Empties both stacks, discards any open group and enables registration again. Called during
+    /// an undo or redo, it also discards what the actions run so far registered.
     public func removeAllActions() {
         undoStack.removeAll()
         redoStack.removeAll()
-        openGroups.removeAll()
+        openGroups = performing == nil ? [] : [UndoGroup()]
         automaticGroupOpen = false
+        suspendedGroups.removeAll()
+        suspendedAutomatic = false
         disableCount = 0
     }
 
@@ -134,6 +141,7 @@ public final class ObjectUndoManager {
         undoStack = undoStack.map { $0.removingActions(withTarget: target) }.filter { !$0.isEmpty }
         redoStack = redoStack.map { $0.removingActions(withTarget: target) }.filter { !$0.isEmpty }
         openGroups = openGroups.map { $0.removingActions(withTarget: target) }
+        suspendedGroups = suspendedGroups.map { $0.removingActions(withTarget: target) }
     }
 
     /// Drops the oldest groups of `stack` beyond ``levelsOfUndo``.
