@@ -61,11 +61,10 @@ struct Check: ParsableCommand {
         guard StoreType.registeredTypes.contains(type) else {
             throw CommandFailure("\(store): \(type) stores are not supported by this build of strata")
         }
-        var options: [String: PropertyListValue] = [StoreOption.readOnly: .bool(true)]
-        if found.ignoresVersionHashes { options[StoreOption.ignoresVersionHashes] = .bool(true) }
         let opened: any PersistentStore
         do {
-            opened = try type.makeStore(StoreDescription(type: type, url: url, model: found.model, options: options))
+            opened = try type.makeStore(StoreFiles.readOnlyDescription(url, type: type, model: found.model,
+                                                                       ignoringVersionHashes: found.ignoresVersionHashes))
         } catch let error as StoreError {
             if case .corruptStore = error { return [damaged(error, file: file)] }
             throw CommandFailure(String(describing: error))

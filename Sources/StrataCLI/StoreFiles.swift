@@ -68,13 +68,20 @@ enum StoreFiles {
         guard StoreType.registeredTypes.contains(type) else {
             throw CommandFailure("\(url.path): \(type) stores are not supported by this build of strata")
         }
-        var options: [String: PropertyListValue] = [StoreOption.readOnly: .bool(true)]
-        if ignoringVersionHashes { options[StoreOption.ignoresVersionHashes] = .bool(true) }
         do {
-            return try type.makeStore(StoreDescription(type: type, url: url, model: model, options: options))
+            return try type.makeStore(readOnlyDescription(url, type: type, model: model, ignoringVersionHashes: ignoringVersionHashes))
         } catch {
             throw CommandFailure(String(describing: error))
         }
+    }
+
+    /// How the commands that read a store open it: read-only, and without comparing version
+    /// hashes when `ignoringVersionHashes`.
+    static func readOnlyDescription(_ url: URL, type: StoreType, model: ManagedObjectModel,
+                                    ignoringVersionHashes: Bool) -> StoreDescription {
+        var options: [String: PropertyListValue] = [StoreOption.readOnly: .bool(true)]
+        if ignoringVersionHashes { options[StoreOption.ignoresVersionHashes] = .bool(true) }
+        return StoreDescription(type: type, url: url, model: model, options: options)
     }
 
     /// Opens the existing store at `url` (named `store` in messages) read-only with the model
