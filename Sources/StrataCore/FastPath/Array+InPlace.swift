@@ -12,8 +12,8 @@ extension Array {
 
     /// Reverses the elements from `start` to the end in place, through the array's buffer:
     /// reversing the slice copied it out and back, and swapping the array's elements retained and
-    /// released each one.
-    mutating func reverseInPlace(from start: Int) {
+    /// released each one. What a list of snapshots or objects taken from its end is put through.
+    mutating func reverseInPlace(from start: Int = 0) {
         guard count - start > 1 else { return }
         withUnsafeMutableBufferPointer { buffer in
             var tail = UnsafeMutableBufferPointer(rebasing: buffer[start...])

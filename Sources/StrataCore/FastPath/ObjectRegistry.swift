@@ -26,7 +26,7 @@
 ///   (``ManagedObject/listAsFreed()``), holding the context strongly while it does. The context
 ///   takes each listed entry out (``remove(freed:)``) before its next use of the registry, if the
 ///   entry still holds that very reference, compared and never read. So the entry of a freed
-///   object is never read, and a new object at the same address is never mistaken for it.
+///   object is never read, and an entry another object took for the ID meanwhile stays.
 /// - **When an object is cut loose.** The context unregisters an object before cutting it loose
 ///   (`detach()` clears the object's context): a detached object has no entry.
 /// - **When the context is reset or goes.** It first ends the link all its objects share
