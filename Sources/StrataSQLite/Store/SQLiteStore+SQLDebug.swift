@@ -9,11 +9,11 @@ extension SQLiteStore {
 
     /// The logger that SQL debug output goes to: every statement an SQLite store runs, logged at
     /// `.debug` with its time and bound values when it finishes (Core Data's
-    /// `com.apple.CoreData.SQLDebug`).
+    /// `com.apple.CoreData.SQLDebug`; see `docs/sql-debug.md`).
     ///
     /// The output is on for a store opened while this logger's level is `.debug` (statements,
     /// times, bound values) or `.trace` (and row counts), or while the environment variable
-    /// ``sqlDebugEnvironmentVariable`` is set. By default it is a logger labelled
+    /// ``sqlDebugEnvironmentVariable`` is set to 1, 2 or 3. By default it is a logger labelled
     /// `strata.sqlite.sql` from the logging system (`LoggingSystem.bootstrap`), whose level is
     /// `.info` unless the logging backend says otherwise: off. A store reads the setting when it
     /// opens its file; while it is off, running a statement costs nothing more.
