@@ -585,7 +585,6 @@ struct BinaryHostileFileTests {
 
     @Test("hostile files opened through the coordinator throw and are left untouched")
     func throughTheCoordinator() throws {
-        StoreType.registerBuiltInTypes()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         var versioned = small
@@ -625,7 +624,6 @@ struct BinaryHostileFileTests {
 
     @Test("a next primary key at Int64.max: inserting throws instead of overflowing")
     func exhaustedPrimaryKeys() throws {
-        StoreType.registerBuiltInTypes()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("keys.binary")
@@ -645,7 +643,6 @@ struct BinaryHostileFileTests {
 
     @Test("versions at Int64.max: changing the object saves or throws, never traps")
     func versionAtTheLimit() throws {
-        StoreType.registerBuiltInTypes()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("versions.binary")

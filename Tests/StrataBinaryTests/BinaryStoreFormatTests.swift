@@ -229,7 +229,6 @@ struct BinaryStoreFormatTests {
 
     @Test("a store saved through the coordinator keeps exact values across reopening")
     func throughTheStack() throws {
-        StoreType.registerBuiltInTypes()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("stack.binary")

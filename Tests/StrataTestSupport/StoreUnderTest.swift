@@ -16,15 +16,12 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
     public var sidecarSuffixes: [String] { type == .sqlite ? ["-wal", "-shm", "-journal"] : [] }
 
     /// Every store type, in the order tests report them.
-    public static let all: [StoreUnderTest] = {
-        StoreType.registerBuiltInTypes()
-        return [
-            StoreUnderTest(type: .inMemory, hasFile: false),
-            StoreUnderTest(type: .xml, hasFile: true),
-            StoreUnderTest(type: .binary, hasFile: true),
-            StoreUnderTest(type: .sqlite, hasFile: true),
-        ]
-    }()
+    public static let all: [StoreUnderTest] = [
+        StoreUnderTest(type: .inMemory, hasFile: false),
+        StoreUnderTest(type: .xml, hasFile: true),
+        StoreUnderTest(type: .binary, hasFile: true),
+        StoreUnderTest(type: .sqlite, hasFile: true),
+    ]
 
     /// The store types that keep a file.
     public static var fileBacked: [StoreUnderTest] { all.filter(\.hasFile) }
@@ -40,7 +37,6 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
     public func makeCoordinator(
         model: ManagedObjectModel, configuration: String? = nil, folder: URL? = nil
     ) throws -> (PersistentStoreCoordinator, any PersistentStore) {
-        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         let store = try coordinator.addPersistentStore(
             type: type, configuration: configuration, at: hasFile ? try storeURL(in: folder) : nil)

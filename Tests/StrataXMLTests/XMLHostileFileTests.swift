@@ -371,7 +371,6 @@ struct XMLHostileFileTests {
 
     @Test("hostile files opened through the coordinator throw and are left untouched")
     func throughTheCoordinator() throws {
-        StoreType.registerBuiltInTypes()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         for (index, document) in HostileDocument.all.enumerated() {

@@ -131,7 +131,6 @@ struct XMLStoreFormatTests {
 
     @Test("readMetadata stops after <databaseInfo>: garbage after it does not matter")
     func metadataStopsEarly() throws {
-        StoreType.registerBuiltInTypes()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let text = XMLStoreFormat().encode(image, model: model)
@@ -172,7 +171,6 @@ struct XMLStoreFormatTests {
 
     @Test("a store saved through the coordinator keeps exact values across reopening")
     func throughTheStack() throws {
-        StoreType.registerBuiltInTypes()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("stack.xml")
