@@ -76,4 +76,11 @@ public enum TemporaryFolder {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// Runs `body` with a new, empty folder, removed when `body` returns or throws.
+    public static func with<T>(_ body: (URL) throws -> T) throws -> T {
+        let folder = try make()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try body(folder)
+    }
 }
