@@ -85,50 +85,46 @@ struct AtomicFormatFileTests {
         #expect(loaded.managedObjectContext === reader)
     }
 
-    @Test("a next primary key at Int64.max: inserting throws instead of overflowing", arguments: AtomicFormat.allCases)
-    func exhaustedPrimaryKeys(format: AtomicFormat) throws {
+    /// A context on a store of the format holding the pets store changed by `edit`, in `folder`.
+    private func petsContext(
+        _ format: AtomicFormat, in folder: URL, edit: (inout StoreImage) -> Void
+    ) throws -> ManagedObjectContext {
         StoreType.registerBuiltInTypes()
         let model = try PetsModel.make()
-        let folder = try TemporaryFolder.make()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent(format.fileName("keys"))
+        let url = folder.appendingPathComponent(format.fileName("pets"))
         var image = PetsModel.image()
         image.stampMetadata(type: format.storeType, model: model)
-        image.nextPrimaryKeys["Person"] = .max
+        edit(&image)
         try format.driver.format.write(image, to: url, model: model)
-
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: format.storeType, at: url)
-        let context = ManagedObjectContext(coordinator: coordinator)
-        let person = try context.insertNewObject(forEntityName: "Person")
-        try person.setValue("Zed", forKey: "name")
-        #expect(throws: StoreError.self) { try context.save() }
-        #expect(context.hasChanges)
+        return ManagedObjectContext(coordinator: coordinator)
+    }
+
+    @Test("a next primary key at Int64.max: inserting throws instead of overflowing", arguments: AtomicFormat.allCases)
+    func exhaustedPrimaryKeys(format: AtomicFormat) throws {
+        try TemporaryFolder.with { folder in
+            let context = try petsContext(format, in: folder) { $0.nextPrimaryKeys["Person"] = .max }
+            let person = try context.insertNewObject(forEntityName: "Person")
+            try person.setValue("Zed", forKey: "name")
+            #expect(throws: StoreError.self) { try context.save() }
+            #expect(context.hasChanges)
+        }
     }
 
     @Test("versions at Int64.max: changing the object saves or throws, never traps", arguments: AtomicFormat.allCases)
     func versionAtTheLimit(format: AtomicFormat) throws {
-        StoreType.registerBuiltInTypes()
-        let model = try PetsModel.make()
-        let folder = try TemporaryFolder.make()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent(format.fileName("versions"))
-        var image = PetsModel.image()
-        image.stampMetadata(type: format.storeType, model: model)
-        let ann = ManagedObjectID(entityName: "Person", storeIdentifier: image.identifier, primaryKey: 1)
-        image.objects[ann]?.version = .max
-        try format.driver.format.write(image, to: url, model: model)
-
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: format.storeType, at: url)
-        let context = ManagedObjectContext(coordinator: coordinator)
-        let person = try context.existingObject(with: ann)
-        for round in 0..<2 {
-            try person.setValue("Ann \(round)", forKey: "name")
-            do {
-                try context.save()
-            } catch is StoreError {
-                return
+        try TemporaryFolder.with { folder in
+            let ann = ManagedObjectID(entityName: "Person", storeIdentifier: PetsModel.image().identifier, primaryKey: 1)
+            let context = try petsContext(format, in: folder) { $0.objects[ann]?.version = .max }
+            let person = try context.existingObject(with: ann)
+            for round in 0..<2 {
+                try person.setValue("Ann \(round)", forKey: "name")
+                do {
+                    try context.save()
+                } catch is StoreError {
+                    return
+                }
             }
         }
     }
