@@ -31,6 +31,22 @@ struct AtomicFormatRoundTripTests {
         return try #require(image.objects[id], "Thing \(index + 1) is missing")
     }
 
+    /// Expects attribute `key` of Thing *i* to hold `expected[i]` read back by `read` (nil: not
+    /// of the kind), compared by `same`.
+    private func expectEach<Value>(
+        _ expected: [Value], _ key: String, in decoded: StoreImage,
+        read: (AttributeValue) -> Value?, same: (Value, Value) -> Bool,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for (index, value) in expected.enumerated() {
+            guard let back = try thing(index, in: decoded).attributes[key].flatMap(read) else {
+                Issue.record("\(key) \(index) is missing", sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(same(back, value), "\(key) \(index): \(value)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test("the whole image comes back identical", arguments: AtomicFormat.allCases)
     func wholeImage(format: AtomicFormat) throws {
         let image = image(format)
@@ -63,13 +79,8 @@ struct AtomicFormatRoundTripTests {
     @Test("strings keep every scalar: NUL, controls, CR, both spellings of É, emoji, BOM", arguments: AtomicFormat.allCases)
     func strings(format: AtomicFormat) throws {
         let decoded = try roundTrip(image(format), format)
-        for (index, string) in StoreImageFixtures.strings.enumerated() {
-            guard case .string(let back)? = try thing(index, in: decoded).attributes["string"] else {
-                Issue.record("string \(index) is missing")
-                continue
-            }
-            #expect(Array(back.unicodeScalars) == Array(string.unicodeScalars), "string \(index): \(string.debugDescription)")
-        }
+        try expectEach(StoreImageFixtures.strings, "string", in: decoded, read: { if case .string(let v) = $0 { v } else { nil } },
+                       same: { Array($0.unicodeScalars) == Array($1.unicodeScalars) })
         let decomposed = try thing(5, in: decoded).attributes["string"]
         let precomposed = try thing(6, in: decoded).attributes["string"]
         #expect(decomposed == .string("E\u{301}"))
@@ -80,41 +91,20 @@ struct AtomicFormatRoundTripTests {
     @Test("doubles, floats and dates keep their bits", arguments: AtomicFormat.allCases)
     func floatingPointBits(format: AtomicFormat) throws {
         let decoded = try roundTrip(image(format), format)
-        for (index, value) in StoreImageFixtures.doubles.enumerated() {
-            guard case .double(let back)? = try thing(index, in: decoded).attributes["double"] else {
-                Issue.record("double \(index) is missing")
-                continue
-            }
-            #expect(back.bitPattern == value.bitPattern, "double \(index): \(value)")
-        }
-        for (index, value) in StoreImageFixtures.floats.enumerated() {
-            guard case .float(let back)? = try thing(index, in: decoded).attributes["float"] else {
-                Issue.record("float \(index) is missing")
-                continue
-            }
-            #expect(back.bitPattern == value.bitPattern, "float \(index): \(value)")
-        }
-        for (index, value) in StoreImageFixtures.dates.enumerated() {
-            guard case .date(let back)? = try thing(index, in: decoded).attributes["date"] else {
-                Issue.record("date \(index) is missing")
-                continue
-            }
-            #expect(back.timeIntervalSinceReferenceDate.bitPattern == value.timeIntervalSinceReferenceDate.bitPattern,
-                    "date \(index): \(value.timeIntervalSinceReferenceDate)")
-        }
+        try expectEach(StoreImageFixtures.doubles, "double", in: decoded, read: { if case .double(let v) = $0 { v } else { nil } },
+                       same: { $0.bitPattern == $1.bitPattern })
+        try expectEach(StoreImageFixtures.floats, "float", in: decoded, read: { if case .float(let v) = $0 { v } else { nil } },
+                       same: { $0.bitPattern == $1.bitPattern })
+        try expectEach(StoreImageFixtures.dates, "date", in: decoded, read: { if case .date(let v) = $0 { v } else { nil } },
+                       same: { $0.timeIntervalSinceReferenceDate.bitPattern == $1.timeIntervalSinceReferenceDate.bitPattern })
     }
 
     @Test("decimals keep their digits; integers their extremes; bytes, UUIDs, URLs and IDs their identity",
           arguments: AtomicFormat.allCases)
     func otherValues(format: AtomicFormat) throws {
         let decoded = try roundTrip(image(format), format)
-        for (index, digits) in StoreImageFixtures.decimalDigits.enumerated() {
-            guard case .decimal(let back)? = try thing(index, in: decoded).attributes["decimal"] else {
-                Issue.record("decimal \(index) is missing")
-                continue
-            }
-            #expect(back.description == digits)
-        }
+        try expectEach(StoreImageFixtures.decimalDigits, "decimal", in: decoded,
+                       read: { if case .decimal(let v) = $0 { v.description } else { nil } }, same: ==)
         for (index, (i16, i32, i64)) in StoreImageFixtures.integers.enumerated() {
             let attributes = try thing(index, in: decoded).attributes
             #expect(attributes["int16"] == .integer(i16))
@@ -124,13 +114,8 @@ struct AtomicFormatRoundTripTests {
         for (index, blob) in StoreImageFixtures.blobs.enumerated() {
             #expect(try thing(index, in: decoded).attributes["blob"] == .binary(blob))
         }
-        for (index, url) in StoreImageFixtures.urls.enumerated() {
-            guard case .uri(let back)? = try thing(index, in: decoded).attributes["link"] else {
-                Issue.record("URL \(index) is missing")
-                continue
-            }
-            #expect(back.absoluteString == url.absoluteString)
-        }
+        try expectEach(StoreImageFixtures.urls, "link", in: decoded, read: { if case .uri(let v) = $0 { v } else { nil } },
+                       same: { $0.absoluteString == $1.absoluteString })
         #expect(String(validating: StoreImageFixtures.blobs[0], as: UTF8.self) == nil, "the first blob is not UTF-8")
         let first = try thing(0, in: decoded).attributes
         #expect(first["uuid"] == .uuid(UUID(uuidString: "00112233-4455-6677-8899-AABBCCDDEEFF")!))
