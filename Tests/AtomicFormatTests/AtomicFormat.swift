@@ -9,6 +9,12 @@ enum AtomicFormat: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case xml
     case binary
 
+    /// Every atomic format, in the order tests report them (the built-in store types registered).
+    static let allCases: [AtomicFormat] = {
+        StoreType.registerBuiltInTypes()
+        return [.xml, .binary]
+    }()
+
     /// The format's part of the tests.
     var driver: any AtomicFormatDriver {
         switch self {

@@ -36,7 +36,6 @@ struct AtomicFormatFileTests {
 
     @Test("the metadata reads without the objects: damaged objects do not stop it", arguments: AtomicFormat.allCases)
     func metadataWithoutObjects(format: AtomicFormat) throws {
-        StoreType.registerBuiltInTypes()
         let driver = format.driver
         let image = StoreImageFixtures.everyValueImage(model: model, type: format.storeType)
         let folder = try TemporaryFolder.make()
@@ -53,7 +52,6 @@ struct AtomicFormatFileTests {
     @Test("a store saved through the coordinator keeps exact values across reopening",
           arguments: AtomicFormat.allCases, ExactValues.all)
     func throughTheStack(format: AtomicFormat, values: ExactValues) throws {
-        StoreType.registerBuiltInTypes()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent(format.fileName("stack"))
@@ -89,7 +87,6 @@ struct AtomicFormatFileTests {
     private func petsContext(
         _ format: AtomicFormat, in folder: URL, edit: (inout StoreImage) -> Void
     ) throws -> ManagedObjectContext {
-        StoreType.registerBuiltInTypes()
         let model = try PetsModel.make()
         let url = folder.appendingPathComponent(format.fileName("pets"))
         var image = PetsModel.image()

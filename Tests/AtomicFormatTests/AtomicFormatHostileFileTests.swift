@@ -92,7 +92,6 @@ struct AtomicFormatHostileFileTests {
 
     @Test("hostile files opened through the coordinator throw and are left untouched", arguments: AtomicFormat.allCases)
     func throughTheCoordinator(format: AtomicFormat) throws {
-        StoreType.registerBuiltInTypes()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         for (index, hostile) in format.driver.hostileFiles(small: try smallStore(format).bytes).enumerated() {
@@ -119,7 +118,6 @@ struct AtomicFormatHostileFileTests {
     @Test("the metadata of hostile files: a typed error naming the file, or the store's real metadata",
           arguments: AtomicFormat.allCases)
     func metadataOfHostileFiles(format: AtomicFormat) throws {
-        StoreType.registerBuiltInTypes()
         let folder = try TemporaryFolder.make()
         defer { try? FileManager.default.removeItem(at: folder) }
         for hostile in format.driver.hostileFiles(small: try smallStore(format).bytes) {
