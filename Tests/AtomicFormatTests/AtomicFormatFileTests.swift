@@ -13,13 +13,18 @@ struct AtomicFormatFileTests {
         model = try StoreImageFixtures.everyTypeModel()
     }
 
+    /// ``StoreImageFixtures/everyValueImage(model:type:)`` for the format, and the URL of a file
+    /// `name` in a new temporary folder (removed when the test process exits).
+    private func everyValueFile(_ format: AtomicFormat, named name: String) throws -> (StoreImage, URL) {
+        let image = StoreImageFixtures.everyValueImage(model: model, type: format.storeType)
+        return (image, try TemporaryFolder.make().appendingPathComponent(format.fileName(name)))
+    }
+
     @Test("files: written whole and checked, read back, and their metadata read alone", arguments: AtomicFormat.allCases)
     func files(format: AtomicFormat) throws {
         let driver = format.driver
-        let image = StoreImageFixtures.everyValueImage(model: model, type: format.storeType)
-        let folder = try TemporaryFolder.make()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent(format.fileName("store"))
+        let (image, url) = try everyValueFile(format, named: "store")
+        let folder = url.deletingLastPathComponent()
         try driver.format.write(image, to: url, model: model)
         let problem = try driver.fileProblem(at: url)
         #expect(problem == nil, "\(problem ?? "")")
@@ -37,10 +42,7 @@ struct AtomicFormatFileTests {
     @Test("the metadata reads without the objects: damaged objects do not stop it", arguments: AtomicFormat.allCases)
     func metadataWithoutObjects(format: AtomicFormat) throws {
         let driver = format.driver
-        let image = StoreImageFixtures.everyValueImage(model: model, type: format.storeType)
-        let folder = try TemporaryFolder.make()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent(format.fileName("damaged-objects"))
+        let (image, url) = try everyValueFile(format, named: "damaged-objects")
         try Data(driver.damagingObjects(driver.encode(image, model: model))).write(to: url)
         #expect(throws: StoreError.self) { try driver.format.read(from: url, model: model) }
         let metadata = try driver.readMetadata(from: url)
