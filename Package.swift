@@ -71,6 +71,8 @@ let package = Package(
         ),
         .testTarget(name: "StrataBinaryTests", dependencies: ["StrataBinary", "StrataTestSupport"]),
         .testTarget(name: "StrataXMLTests", dependencies: ["StrataXML", "StrataTestSupport"]),
+        // What every atomic file format (XML, binary) does alike, run on each.
+        .testTarget(name: "AtomicFormatTests", dependencies: ["StrataXML", "StrataBinary", "StrataTestSupport"]),
         .testTarget(
             name: "StrataModelFilesTests",
             dependencies: ["StrataModelFiles", "StrataTestSupport"],

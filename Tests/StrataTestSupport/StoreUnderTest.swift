@@ -48,6 +48,16 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
         ManagedObjectContext(coordinator: try makeCoordinator(model: model).0)
     }
 
+    /// A fresh store of this type that keeps a file: its coordinator, the store, the file and a
+    /// context on it. Throws for a type without a file.
+    public func makeFileStore(
+        model: ManagedObjectModel
+    ) throws -> (coordinator: PersistentStoreCoordinator, store: any PersistentStore, url: URL, context: ManagedObjectContext) {
+        let (coordinator, store) = try makeCoordinator(model: model)
+        guard let url = store.url else { throw CocoaError(.fileNoSuchFile) }
+        return (coordinator, store, url, ManagedObjectContext(coordinator: coordinator))
+    }
+
     /// A new file URL for a store of this type.
     public func storeURL(in folder: URL? = nil) throws -> URL {
         let directory = try folder ?? TemporaryFolder.make()
@@ -71,5 +81,12 @@ public enum TemporaryFolder {
         let url = root.appendingPathComponent(UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    /// Runs `body` with a new, empty folder, removed when `body` returns or throws.
+    public static func with<T>(_ body: (URL) throws -> T) throws -> T {
+        let folder = try make()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try body(folder)
     }
 }
