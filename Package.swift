@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .target(
@@ -30,7 +31,11 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "StrataBinary", dependencies: ["StrataCore", "CZlib"]),
         .target(name: "StrataXML", dependencies: ["StrataCore", "CLibXML2"]),
-        .target(name: "StrataSQLite", dependencies: ["StrataCore", "CSQLite"]),
+        // SQL debug output goes through swift-log.
+        .target(
+            name: "StrataSQLite",
+            dependencies: ["StrataCore", "CSQLite", .product(name: "Logging", package: "swift-log")]
+        ),
         // Reads and writes Xcode's model files; parses XML with FoundationXML, not CLibXML2. Reads
         // the compiled models Apple's SQLite stores keep (keyed archives, raw DEFLATE: CZlib).
         .target(name: "StrataModelFiles", dependencies: ["StrataCore", "CZlib"]),
@@ -66,6 +71,8 @@ let package = Package(
         ),
         .testTarget(name: "StrataBinaryTests", dependencies: ["StrataBinary", "StrataTestSupport"]),
         .testTarget(name: "StrataXMLTests", dependencies: ["StrataXML", "StrataTestSupport"]),
+        // What every atomic file format (XML, binary) does alike, run on each.
+        .testTarget(name: "AtomicFormatTests", dependencies: ["StrataXML", "StrataBinary", "StrataTestSupport"]),
         .testTarget(
             name: "StrataModelFilesTests",
             dependencies: ["StrataModelFiles", "StrataTestSupport"],
@@ -76,7 +83,10 @@ let package = Package(
             dependencies: ["StrataMigration", "StrataModelFiles", "StrataJSON", "StrataTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "StrataSQLiteTests", dependencies: ["StrataSQLite", "StrataTestSupport"]),
+        .testTarget(
+            name: "StrataSQLiteTests",
+            dependencies: ["StrataSQLite", "StrataTestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "StrataJSONTests", dependencies: ["StrataJSON", "StrataTestSupport"]),
         // Stores written by Apple's Core Data: opened, exported, saved into.
         .testTarget(

@@ -5,6 +5,7 @@ import PackageDescription
 // Run: swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build StoreBenchmarks [count]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build SQLiteBenchmarks [count]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build ToManyBenchmarks [students]
+//      Benchmarks/check-footprint.sh (FootprintBenchmarks: memory per object against checked thresholds)
 let package = Package(
     name: "StrataBenchmarks",
     platforms: [.macOS(.v15)],
@@ -31,6 +32,15 @@ let package = Package(
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
+        ),
+        // The C library's heap figures (glibc's mallinfo2 and malloc_usable_size), which Swift's
+        // Glibc module does not import.
+        .target(name: "CMallocInfo"),
+        // FootprintBenchmarks: the memory an app's objects take, checked against thresholds
+        // (Thresholds.swift); run by check-footprint.sh.
+        .executableTarget(
+            name: "FootprintBenchmarks",
+            dependencies: ["BenchmarkSupport", "CMallocInfo", .product(name: "Strata", package: "Strata")]
         ),
         .executableTarget(
             name: "SQLiteBenchmarks",

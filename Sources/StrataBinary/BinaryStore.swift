@@ -3,7 +3,7 @@ import StrataCore
 
 /// The compressed binary store: an ``AtomicStore`` that keeps its graph in one
 /// ``BinaryStoreFormat`` file.
-public enum BinaryStore {
+public enum BinaryStore: Sendable {
     /// Opens or creates a binary store.
     ///
     /// - Throws: ``StoreError/io(file:operation:reason:)`` without a URL, or what reading throws.
@@ -14,8 +14,21 @@ public enum BinaryStore {
         return try AtomicStore(description: description, format: BinaryStoreFormat())
     }
 
-    /// Registers ``StoreType/binary``.
-    public static func register() {
-        StoreType.register(.binary, factory: { try make($0) }, metadataReader: { try BinaryStoreFormat.readMetadata(from: $0) })
+}
+
+// StrataCore finds this conformance by the type's module and name (`LinkedModules`), so that
+// the store type needs no registration call: a new name must be written there too.
+extension BinaryStore: BuiltInStoreFamily {
+    /// ``StoreType/binary``.
+    public static var storeType: StoreType { .binary }
+
+    /// Opens or creates a binary store (``make(_:)``).
+    public static func makeStore(_ description: StoreDescription) throws -> any PersistentStore {
+        try make(description)
+    }
+
+    /// Reads a binary store file's UUID and metadata without loading its objects.
+    public static func readMetadata(at url: URL) throws -> [String: PropertyListValue] {
+        try BinaryStoreFormat.readMetadata(from: url)
     }
 }

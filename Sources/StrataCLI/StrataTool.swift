@@ -22,7 +22,6 @@ struct StrataTool: ParsableCommand {
 
     /// Runs the command line `arguments` (without the tool's name) and exits.
     static func runCommandLine(_ arguments: [String]) -> Never {
-        StoreType.registerBuiltInTypes()
         let command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)

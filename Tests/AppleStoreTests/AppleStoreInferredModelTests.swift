@@ -5,8 +5,6 @@ import Testing
 
 /// A store whose model is lost is read with the model its tables describe.
 @Suite struct AppleStoreInferredModelTests {
-    init() { StoreType.registerBuiltInTypes() }
-
     /// Opens `file` with its inferred model, read-only.
     private static func open(_ file: URL) throws -> (any PersistentStore, SQLiteModelInference) {
         let inference = try SQLiteModelInference(storeAt: file)

@@ -6,8 +6,6 @@ import Testing
 /// Apple-written SQLite stores open with the model version that wrote them, with no option, and
 /// every object in them is read.
 @Suite struct AppleStoreReadingTests {
-    init() { StoreType.registerBuiltInTypes() }
-
     /// The rows of each entity, counted by the `sqlite3` shell: `Z_PRIMARYKEY` names the
     /// entities and their codes, the root's table holds the rows.
     static func rowCounts(in file: URL, model: ManagedObjectModel) throws -> [String: Int] {

@@ -6,8 +6,6 @@ import Testing
 /// Saving into a store Apple's Core Data wrote keeps it a Core Data store: the same schema, the
 /// `Z_PRIMARYKEY` counters, the metadata and the compiled model as Core Data expects them.
 @Suite struct AppleStoreSavingTests {
-    init() { StoreType.registerBuiltInTypes() }
-
     /// A working copy of the fixture store `name`, what it was before, and a context on it.
     private struct OpenedStore {
         let file: URL

@@ -6,8 +6,6 @@ import Testing
 /// A store is matched with the bundle version that wrote it by its recorded entity version
 /// hashes, and reading it changes none of its files.
 @Suite struct AppleStoreVersionTests {
-    init() { StoreType.registerBuiltInTypes() }
-
     @Test(arguments: AppleStoreFixture.withModelVersion)
     func bundleVersionFoundByHash(_ fixture: AppleStoreFixture) throws {
         let file = try fixture.workingCopy()

@@ -8,8 +8,6 @@ import Testing
 /// model file, it gives the store's recorded version hashes byte for byte and reads every object
 /// as the model file does.
 @Suite struct CompiledModelTests {
-    init() { StoreType.registerBuiltInTypes() }
-
     static let withModelCache = AppleStoreFixture.all.filter(\.hasModelCache)
 
     /// The entity version hashes a store recorded in its metadata.

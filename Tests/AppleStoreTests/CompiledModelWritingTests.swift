@@ -8,8 +8,6 @@ import Testing
 /// Strata, reads back as the same model with the store's recorded version hashes; and a store
 /// Strata saves into keeps Apple's `Z_MODELCACHE` bytes when the model is the same.
 @Suite struct CompiledModelWritingTests {
-    init() { StoreType.registerBuiltInTypes() }
-
     @Test("Every Apple compiled model, written again by Strata, reads back equal with the store's hashes",
           arguments: CompiledModelTests.withModelCache)
     func appleModelsRoundTrip(_ fixture: AppleStoreFixture) throws {

@@ -6,15 +6,6 @@ import Testing
 /// Child contexts save into their parent; the parent saves into the stores.
 @Suite("Child contexts")
 struct ChildContextTests {
-    /// A root context with Alice (18) and Carol (22) saved.
-    private func seed(_ store: StoreUnderTest) throws -> (ManagedObjectContext, ManagedObject, ManagedObject) {
-        let context = try store.makeContext(model: SampleModels.student())
-        let alice = try context.insert("Student", ["id": 1, "name": "Alice", "age": 18])
-        let carol = try context.insert("Student", ["id": 3, "name": "Carol", "age": 22])
-        try context.save()
-        return (context, alice, carol)
-    }
-
     private func ages(_ context: ManagedObjectContext) throws -> [String] {
         try context.fetch(sortedRequest("Student")).map { "\(try $0.string("name")) \(try $0.value(forKey: "age") as? Int16 ?? -1)" }
     }
@@ -22,7 +13,7 @@ struct ChildContextTests {
     @Test("A child's changes reach the parent on the child's save and the store on the parent's",
           arguments: StoreUnderTest.all)
     func childSaveThenParentSave(store: StoreUnderTest) throws {
-        let (parent, alice, carol) = try seed(store)
+        let (parent, alice, carol) = try store.seededStudents()
         let child = ManagedObjectContext(parent: parent)
         #expect(child.parent === parent)
         #expect(child.persistentStoreCoordinator === parent.persistentStoreCoordinator)
@@ -58,7 +49,7 @@ struct ChildContextTests {
 
     @Test("A child sees its parent's unsaved changes", arguments: StoreUnderTest.all)
     func childSeesParentChanges(store: StoreUnderTest) throws {
-        let (parent, alice, carol) = try seed(store)
+        let (parent, alice, carol) = try store.seededStudents()
         try alice.setValue("Alicia", forKey: "name")
         let dave = try parent.insert("Student", ["id": 4, "name": "Dave", "age": 40])
         try parent.delete(carol)
@@ -82,7 +73,7 @@ struct ChildContextTests {
 
     @Test("A child's failed validation leaves the parent untouched", arguments: StoreUnderTest.all)
     func childValidation(store: StoreUnderTest) throws {
-        let (parent, _, _) = try seed(store)
+        let (parent, _, _) = try store.seededStudents()
         let child = ManagedObjectContext(parent: parent)
         try child.insert("Student", ["name": "No id"])
         #expect(throws: ValidationError.self) { try child.save() }
@@ -93,7 +84,7 @@ struct ChildContextTests {
 
     @Test("Grandchild changes travel up one level per save", arguments: StoreUnderTest.all)
     func grandchild(store: StoreUnderTest) throws {
-        let (root, alice, _) = try seed(store)
+        let (root, alice, _) = try store.seededStudents()
         let child = ManagedObjectContext(parent: root)
         let grandchild = ManagedObjectContext(parent: child)
         try grandchild.existingObject(with: alice.objectID).setValue(50, forKey: "age")

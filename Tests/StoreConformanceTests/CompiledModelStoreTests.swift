@@ -7,8 +7,6 @@ import Testing
 /// model), so that it opens without its model file.
 @Suite("Compiled model kept by file stores")
 struct CompiledModelStoreTests {
-    init() { StoreType.registerBuiltInTypes() }
-
     /// The model a store file keeps: `Z_MODELCACHE` for SQLite, the metadata entry otherwise.
     static func keptModel(_ store: StoreUnderTest, at url: URL) throws -> ManagedObjectModel? {
         if store.type == .sqlite { return try ManagedObjectModel.compiledModel(inStoreAt: url) }

@@ -6,18 +6,9 @@ import Testing
 /// Rollback, reset and refresh.
 @Suite("Context lifecycle")
 struct ContextLifecycleTests {
-    /// Alice (18) and Carol (22), saved.
-    private func seed(_ store: StoreUnderTest) throws -> (ManagedObjectContext, ManagedObject, ManagedObject) {
-        let context = try store.makeContext(model: SampleModels.student())
-        let alice = try context.insert("Student", ["id": 1, "name": "Alice", "age": 18])
-        let carol = try context.insert("Student", ["id": 3, "name": "Carol", "age": 22])
-        try context.save()
-        return (context, alice, carol)
-    }
-
     @Test("rollback restores values, forgets inserts and undeletes", arguments: StoreUnderTest.all)
     func rollback(store: StoreUnderTest) throws {
-        let (context, alice, carol) = try seed(store)
+        let (context, alice, carol) = try store.seededStudents()
         try alice.setValue(30, forKey: "age")
         try alice.setValue("Alicia", forKey: "name")
         let bob = try context.insert("Student", ["id": 2, "name": "Bob", "age": 20])
@@ -47,7 +38,7 @@ struct ContextLifecycleTests {
     @Test("reset forgets every object; old objects throw on use, new fetches give new instances",
           arguments: StoreUnderTest.all)
     func reset(store: StoreUnderTest) throws {
-        let (context, alice, _) = try seed(store)
+        let (context, alice, _) = try store.seededStudents()
         try alice.setValue(40, forKey: "age")
         let dan = try context.insert("Student", ["id": 4, "name": "Dan"])
         context.reset()
@@ -69,7 +60,7 @@ struct ContextLifecycleTests {
 
     @Test("refresh without merging drops the object's unsaved changes", arguments: StoreUnderTest.all)
     func refreshDiscarding(store: StoreUnderTest) throws {
-        let (context, alice, carol) = try seed(store)
+        let (context, alice, carol) = try store.seededStudents()
         try alice.setValue("Alicia", forKey: "name")
         try carol.setValue(23, forKey: "age")
         try context.refresh(alice, mergeChanges: false)
@@ -83,7 +74,7 @@ struct ContextLifecycleTests {
 
     @Test("refresh with merging loads saved values and keeps local changes on top", arguments: StoreUnderTest.all)
     func refreshMerging(store: StoreUnderTest) throws {
-        let (context, alice, _) = try seed(store)
+        let (context, alice, _) = try store.seededStudents()
         // Another context saves a new name.
         let other = context.freshContext()
         let otherAlice = try other.existingObject(with: alice.objectID)

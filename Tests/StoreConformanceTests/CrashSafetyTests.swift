@@ -149,7 +149,6 @@ struct CrashSafetyTests {
             #expect(lastReported == 0, "\(label): no store file after \(lastReported) saves")
             return lines
         }
-        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
         try coordinator.addPersistentStore(type: store.type, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)

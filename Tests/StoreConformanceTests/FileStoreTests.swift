@@ -30,7 +30,6 @@ struct FileStoreTests {
 
     /// A new coordinator with the store at `url` added.
     private func reopen(_ store: StoreUnderTest, at url: URL) throws -> (PersistentStoreCoordinator, any PersistentStore) {
-        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try SampleModels.company())
         let persistentStore = try coordinator.addPersistentStore(type: store.type, at: url)
         return (coordinator, persistentStore)

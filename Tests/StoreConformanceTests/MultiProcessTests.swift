@@ -36,7 +36,6 @@ struct MultiProcessTests {
 
     /// A context on the SQLite store at `url`, created (schema and all) when there is none yet.
     private func open(_ url: URL) throws -> ManagedObjectContext {
-        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try CrashSafetyTests.model())
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         return ManagedObjectContext(coordinator: coordinator)

@@ -20,9 +20,7 @@ struct StoreOptionTests {
     @Test("a store opened read-only reads, refuses writes and changes no byte of its file", arguments: StoreUnderTest.fileBacked)
     func fileStore(store: StoreUnderTest) throws {
         let model = try SampleModels.company()
-        let (coordinator, written) = try store.makeCoordinator(model: model)
-        let url = try #require(written.url)
-        let context = ManagedObjectContext(coordinator: coordinator)
+        let (coordinator, written, url, context) = try store.makeFileStore(model: model)
         try context.insert("Employer", ["name": "Acme"])
         try context.save()
         try coordinator.remove(written)

@@ -74,7 +74,6 @@ struct StoredValueRangeTests {
     func refusedOnRead(store: StoreUnderTest, bad: BadValue) throws {
         let (url, id) = try savedReading(store)
         try damage(url, of: store, with: bad)
-        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
         let problem: StoredValueProblem
         do {
@@ -101,7 +100,6 @@ struct StoredValueRangeTests {
         let store = try #require(StoreUnderTest.all.first { $0.type == .sqlite })
         let (url, id) = try savedReading(store)
         _ = try SQLiteShell.rows(url, "UPDATE ZREADING SET ZLEVEL = 40000")
-        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         let context = ManagedObjectContext(coordinator: coordinator)

@@ -40,9 +40,7 @@ struct WriteFaultTests {
     @Test("a failed write leaves the old file and the context's changes", arguments: arguments)
     func failedWrite(store: StoreUnderTest, fault: Case) throws {
         let model = try SampleModels.company()
-        let (coordinator, opened) = try store.makeCoordinator(model: model)
-        let url = try #require(opened.url)
-        let context = ManagedObjectContext(coordinator: coordinator)
+        let (_, _, url, context) = try store.makeFileStore(model: model)
         let acme = try context.insert("Employer", ["name": "Acme"])
         let alice = try context.insert("Employee", ["name": "Alice", "whereIWork": acme])
         let bob = try context.insert("Employee", ["name": "Bob", "whereIWork": acme])
@@ -98,9 +96,7 @@ struct WriteFaultTests {
     @Test("short writes are continued: the save succeeds", arguments: StoreUnderTest.wholeFileWriters)
     func shortWrites(store: StoreUnderTest) throws {
         let model = try SampleModels.company()
-        let (coordinator, opened) = try store.makeCoordinator(model: model)
-        let url = try #require(opened.url)
-        let context = ManagedObjectContext(coordinator: coordinator)
+        let (_, _, url, context) = try store.makeFileStore(model: model)
         for index in 0..<20 { try context.insert("Employee", ["name": "Employee \(index)", "salary": Double(index)]) }
         try WriteFaults.injecting(.shortWrites(chunk: 7), into: url) { try context.save() }
         #expect(!context.hasChanges)
@@ -112,9 +108,7 @@ struct WriteFaultTests {
     @Test("replacing a store's contents (what a conversion does) fails cleanly too", arguments: StoreUnderTest.wholeFileWriters)
     func failedReplace(store: StoreUnderTest) throws {
         let model = try SampleModels.company()
-        let (coordinator, opened) = try store.makeCoordinator(model: model)
-        let url = try #require(opened.url)
-        let context = ManagedObjectContext(coordinator: coordinator)
+        let (_, opened, url, context) = try store.makeFileStore(model: model)
         try context.insert("Employer", ["name": "Acme"])
         try context.save()
         let before = try Data(contentsOf: url)

@@ -78,7 +78,6 @@ let count = arguments.count == 5 ? Int64(arguments[4]) : nil
 if arguments.count == 5, count == nil { fail("'\(arguments[4])' is not a number") }
 let itemsOnly = arguments.count == 5 && arguments[3] == "--items" ? count : nil
 let increments = arguments.count == 5 && arguments[3] == "--increments" ? count : nil
-StoreType.registerBuiltInTypes()
 guard let type = StoreType.named(arguments[1]) else { fail("unknown store type '\(arguments[1])'") }
 let url = URL(fileURLWithPath: arguments[2])
 if checkpointing, type != .sqlite { fail("--checkpoint is for SQLite stores") }

@@ -148,7 +148,6 @@ struct CLICrashSafetyTests {
 
     /// Checks the store at `path` opens as a `type` store and holds the whole document.
     private func checkComplete(_ path: String, type: String, label: String) throws {
-        StoreType.registerBuiltInTypes()
         let storeType = try #require(StoreType.named(type))
         let url = URL(fileURLWithPath: path)
         let model = try ModelBundle(at: URL(fileURLWithPath: CLI.model)).currentModel

@@ -1,6 +1,7 @@
 import Foundation
 import StrataCore
 import StrataModelFiles
+import StrataTestSupport
 import Testing
 
 /// Bad input is a typed error naming the file and line, or a warning and a model; never a crash.
@@ -14,7 +15,7 @@ import Testing
         for text in ["", "   \n\t\r\n"] {
             #expect(throws: ModelFileError.emptyFile(file: "test/contents")) { try readContents(text) }
         }
-        try withTemporaryFolder { folder in
+        try TemporaryFolder.with { folder in
             let url = folder.appendingPathComponent("contents")
             try Data().write(to: url)
             #expect(throws: ModelFileError.emptyFile(file: url.path)) { try ModelFile.load(at: url) }
@@ -132,7 +133,7 @@ import Testing
         #expect(throws: ModelFileError.unreadable(file: missing.path, reason: "no such file or folder")) {
             try ModelFile.load(at: missing)
         }
-        try withTemporaryFolder { folder in
+        try TemporaryFolder.with { folder in
             let error = #expect(throws: ModelFileError.self) { try ModelFile.load(at: folder) }
             guard case .unreadable(let file, _)? = error else {
                 Issue.record("expected .unreadable, got \(String(describing: error))")
@@ -326,7 +327,7 @@ import Testing
 
     @Test("a bundle whose .xccurrentversion names a missing version")
     func missingCurrentVersion() throws {
-        try withTemporaryFolder { folder in
+        try TemporaryFolder.with { folder in
             let bundle = folder.appendingPathComponent("Model.xcdatamodeld")
             let model = try ModelFile.load(at: Fixtures.url(Self.sample))
             try ModelFileWriter().write(model, toVersionFolder: bundle.appendingPathComponent("Model.xcdatamodel"))
@@ -341,7 +342,7 @@ import Testing
 
     @Test("a bundle with a broken .xccurrentversion, and one with no versions")
     func brokenBundles() throws {
-        try withTemporaryFolder { folder in
+        try TemporaryFolder.with { folder in
             let bundle = folder.appendingPathComponent("Model.xcdatamodeld")
             try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
             #expect(throws: ModelFileError.noVersions(bundle: bundle.path)) { try ModelBundle(at: bundle) }
@@ -372,7 +373,7 @@ import Testing
             try ModelBundle(versions: ["V1": model], currentVersionName: "V2")
         }
         let bad = try ModelBundle(versions: ["a/b": model], currentVersionName: "a/b")
-        try withTemporaryFolder { folder in
+        try TemporaryFolder.with { folder in
             let url = folder.appendingPathComponent("Bad.xcdatamodeld")
             #expect(throws: ModelFileError.self) { try bad.write(to: url) }
             #expect(!FileManager.default.fileExists(atPath: url.path), "nothing is written when a version cannot be")
@@ -391,7 +392,7 @@ import Testing
 
     @Test("a broken version inside a bundle is reported at its file")
     func brokenVersionInBundle() throws {
-        try withTemporaryFolder { folder in
+        try TemporaryFolder.with { folder in
             let bundle = folder.appendingPathComponent("Model.xcdatamodeld")
             let model = try ModelFile.load(at: Fixtures.url(Self.sample))
             try ModelFileWriter().write(model, toVersionFolder: bundle.appendingPathComponent("Model.xcdatamodel"))
@@ -427,7 +428,7 @@ import Testing
     @Test("a failed write names the file")
     func writeFailure() throws {
         let model = try ModelFile.load(at: Fixtures.url(Self.sample))
-        try withTemporaryFolder { folder in
+        try TemporaryFolder.with { folder in
             let blocker = folder.appendingPathComponent("file")
             try Data("x".utf8).write(to: blocker)
             let target = blocker.appendingPathComponent("Model.xcdatamodel")

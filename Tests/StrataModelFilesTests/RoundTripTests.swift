@@ -1,6 +1,7 @@
 import Foundation
 import StrataCore
 import StrataModelFiles
+import StrataTestSupport
 import Testing
 
 /// Writing a model and reading it back gives an equal model.
@@ -22,7 +23,7 @@ import Testing
           arguments: Fixtures.modelPaths.filter { $0.hasSuffix(".xcdatamodeld") && $0 != Fixtures.legacyBundle })
     func bundleRoundTrip(_ path: String) throws {
         let original = try ModelBundle(at: Fixtures.url(path))
-        try withTemporaryFolder { folder in
+        try TemporaryFolder.with { folder in
             let copy = folder.appendingPathComponent("Copy.xcdatamodeld")
             try original.write(to: copy)
             let reread = try ModelBundle(at: copy)
@@ -61,7 +62,7 @@ import Testing
         let first = try EveryFeatureModel.make()
         let second = try ModelFile.load(at: Fixtures.url("objcio__core-data/Moody/MoodyModel/Moody.xcdatamodeld"))
         let bundle = try ModelBundle(versions: ["Library": first, "Library 2": second], currentVersionName: "Library 2")
-        try withTemporaryFolder { folder in
+        try TemporaryFolder.with { folder in
             let url = folder.appendingPathComponent("Library.xcdatamodeld")
             try bundle.write(to: url)
             #expect(FileManager.default.fileExists(atPath: url.appendingPathComponent("Library.xcdatamodel/contents").path))
@@ -83,7 +84,7 @@ import Testing
     @Test("a version folder and a contents file are written and read back")
     func versionFolderAndContentsFile() throws {
         let model = try EveryFeatureModel.make()
-        try withTemporaryFolder { folder in
+        try TemporaryFolder.with { folder in
             let version = folder.appendingPathComponent("Model.xcdatamodel")
             try ModelFileWriter().write(model, toVersionFolder: version)
             #expect(try ModelFile.load(at: version) == model)

@@ -2,15 +2,6 @@ import Foundation
 import StrataCore
 import StrataModelFiles
 
-/// A fresh folder under the temporary directory, removed after `body`.
-func withTemporaryFolder<T>(_ body: (URL) throws -> T) throws -> T {
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("StrataModelFilesTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    return try body(folder)
-}
-
 /// Reads `xml` as a `contents` file named `file`.
 func readContents(_ xml: String, file: String = "test/contents") throws -> LoadedModel {
     try ModelFileReader().read(Data(xml.utf8), file: file)

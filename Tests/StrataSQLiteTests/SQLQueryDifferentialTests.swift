@@ -13,7 +13,6 @@ struct TwoWayStore {
     let store: SQLiteStore
 
     init(model: ManagedObjectModel, url: URL? = nil) throws {
-        StoreType.registerBuiltInTypes()
         self.model = model
         coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         let location = try url ?? TemporaryFolder.make().appendingPathComponent("store.sqlite")

@@ -43,7 +43,6 @@ struct SQLiteBatchTests {
     }
 
     private func open(_ url: URL) throws -> ManagedObjectContext {
-        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model())
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         return ManagedObjectContext(coordinator: coordinator)

@@ -34,7 +34,6 @@ struct SQLiteEntityColumnTests {
 
     @Test("the column is created after the foreign key and follows inserts, changes, to-many edits and deletes")
     func keptInStep() throws {
-        StoreType.registerBuiltInTypes()
         let file = try TemporaryFolder.make().appendingPathComponent("books.sqlite")
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model())
         try coordinator.addPersistentStore(type: .sqlite, at: file)
@@ -72,7 +71,6 @@ struct SQLiteEntityColumnTests {
 
     @Test("a store made before the column existed opens and saves without it")
     func storeWithoutTheColumn() throws {
-        StoreType.registerBuiltInTypes()
         let file = try TemporaryFolder.make().appendingPathComponent("older.sqlite")
         do {
             let coordinator = PersistentStoreCoordinator(managedObjectModel: try model())

@@ -11,7 +11,6 @@ import Testing
 struct SQLiteMetadataErrorTests {
     /// A saved store of the student model, and its file.
     private func savedStore() throws -> URL {
-        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try SampleModels.student())
         let store = try coordinator.addPersistentStore(type: .sqlite, at: try StoreUnderTest.all[3].storeURL())
         let context = ManagedObjectContext(coordinator: coordinator)

@@ -21,7 +21,6 @@ struct SQLiteNameTests {
                       ("Note", "title TEXT); DROP TABLE ZNOTE; --"),
                       ("Note", "ti\"tle"), ("Note", "9lives"), ("No te", "title")])
     func hostileNames(entity: String, attribute: String) throws {
-        StoreType.registerBuiltInTypes()
         let model = try Self.model(entity: entity, attribute: attribute)
         let url = try TemporaryFolder.make().appendingPathComponent("store.sqlite")
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
@@ -39,7 +38,6 @@ struct SQLiteNameTests {
 
     @Test("Names of letters in any script, digits and underscores open a store that saves and fetches")
     func usableNames() throws {
-        StoreType.registerBuiltInTypes()
         let model = try Self.model(entity: "Città_2", attribute: "_titolo9")
         let url = try TemporaryFolder.make().appendingPathComponent("store.sqlite")
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)

@@ -40,7 +40,6 @@ struct SQLiteStoreTests {
     }
 
     func open(_ url: URL, model: ManagedObjectModel) throws -> (PersistentStoreCoordinator, ManagedObjectContext) {
-        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: .sqlite, at: url)
         return (coordinator, ManagedObjectContext(coordinator: coordinator))
@@ -157,7 +156,6 @@ struct SQLiteStoreTests {
     func notAStore() throws {
         let model = try schoolModel()
         let folder = try TemporaryFolder.make()
-        StoreType.registerBuiltInTypes()
 
         let text = folder.appendingPathComponent("text.sqlite")
         try Data(String(repeating: "not a database ", count: 100).utf8).write(to: text)

@@ -16,15 +16,12 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
     public var sidecarSuffixes: [String] { type == .sqlite ? ["-wal", "-shm", "-journal"] : [] }
 
     /// Every store type, in the order tests report them.
-    public static let all: [StoreUnderTest] = {
-        StoreType.registerBuiltInTypes()
-        return [
-            StoreUnderTest(type: .inMemory, hasFile: false),
-            StoreUnderTest(type: .xml, hasFile: true),
-            StoreUnderTest(type: .binary, hasFile: true),
-            StoreUnderTest(type: .sqlite, hasFile: true),
-        ]
-    }()
+    public static let all: [StoreUnderTest] = [
+        StoreUnderTest(type: .inMemory, hasFile: false),
+        StoreUnderTest(type: .xml, hasFile: true),
+        StoreUnderTest(type: .binary, hasFile: true),
+        StoreUnderTest(type: .sqlite, hasFile: true),
+    ]
 
     /// The store types that keep a file.
     public static var fileBacked: [StoreUnderTest] { all.filter(\.hasFile) }
@@ -40,7 +37,6 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
     public func makeCoordinator(
         model: ManagedObjectModel, configuration: String? = nil, folder: URL? = nil
     ) throws -> (PersistentStoreCoordinator, any PersistentStore) {
-        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         let store = try coordinator.addPersistentStore(
             type: type, configuration: configuration, at: hasFile ? try storeURL(in: folder) : nil)
@@ -50,6 +46,16 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
     /// A context on a fresh store of this type.
     public func makeContext(model: ManagedObjectModel) throws -> ManagedObjectContext {
         ManagedObjectContext(coordinator: try makeCoordinator(model: model).0)
+    }
+
+    /// A fresh store of this type that keeps a file: its coordinator, the store, the file and a
+    /// context on it. Throws for a type without a file.
+    public func makeFileStore(
+        model: ManagedObjectModel
+    ) throws -> (coordinator: PersistentStoreCoordinator, store: any PersistentStore, url: URL, context: ManagedObjectContext) {
+        let (coordinator, store) = try makeCoordinator(model: model)
+        guard let url = store.url else { throw CocoaError(.fileNoSuchFile) }
+        return (coordinator, store, url, ManagedObjectContext(coordinator: coordinator))
     }
 
     /// A new file URL for a store of this type.
@@ -75,5 +81,12 @@ public enum TemporaryFolder {
         let url = root.appendingPathComponent(UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    /// Runs `body` with a new, empty folder, removed when `body` returns or throws.
+    public static func with<T>(_ body: (URL) throws -> T) throws -> T {
+        let folder = try make()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try body(folder)
     }
 }

@@ -24,7 +24,6 @@ struct XMLModelMismatchTests {
     @Test("a model without the store's entities: the model does not match the store, naming them", arguments: [false, true])
     func missingEntities(hashes: Bool) throws {
         let url = try companyFile(hashes: hashes)
-        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try SampleModels.student())
         #expect {
             try coordinator.addPersistentStore(type: .xml, at: url)

@@ -7,7 +7,6 @@ import Strata
 /// rule does the rest), and one `save()` per write phase.
 enum StrataEngine {
     static func open(_ file: URL, model: ManagedObjectModel) throws -> PersistentStoreCoordinator {
-        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: .sqlite, at: file)
         return coordinator

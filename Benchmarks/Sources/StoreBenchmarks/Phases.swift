@@ -174,7 +174,6 @@ func run(_ phase: Phase, dataset: Dataset, file: URL) throws -> PhaseResult {
         return PhaseResult(seconds: seconds, objects: count)
 
     case .contextSaveBinary, .contextSaveXML:
-        StoreType.registerBuiltInTypes()
         try? FileManager.default.removeItem(at: file)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(type: phase == .contextSaveBinary ? .binary : .xml, at: file)

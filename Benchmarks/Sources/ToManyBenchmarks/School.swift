@@ -49,7 +49,6 @@ struct School: PseudoRandomValues {
     /// Writes the store at `file` with Strata, 10,000 students to a save; returns the objects
     /// written.
     func write(_ file: URL) throws -> Int {
-        StoreType.registerBuiltInTypes()
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
         try coordinator.addPersistentStore(type: .sqlite, at: file)
         var written = 0

@@ -52,7 +52,6 @@ public enum StoreSeeds {
     /// Images of the model of every type: empty, one object, and a small graph with every
     /// attribute set and every kind of relationship filled.
     static func everyTypeImages() throws -> [(String, StoreImage)] {
-        XMLStore.register()
         let folder = URL(fileURLWithPath: NSTemporaryDirectory())
             .appendingPathComponent("strata-fuzz-seeds-\(getpid())", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

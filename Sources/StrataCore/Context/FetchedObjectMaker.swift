@@ -55,27 +55,14 @@ final class FetchedObjectMaker: SnapshotReceiver {
             }
             made.append(consume object)
         }
-        Self.reverse(&made, from: start)
-        Self.reverse(&filled, from: filledStart)
+        made.reverseInPlace(from: start)
+        filled.reverseInPlace(from: filledStart)
     }
 
     /// Whether the last of `snapshots` (the next one made) has the very map of to-one
     /// destinations `snapshot` has; read in place, without copying the snapshot.
     private static func lastSharesToOnes(of snapshots: [ObjectSnapshot], with snapshot: borrowing ObjectSnapshot) -> Bool {
-        snapshots.withUnsafeBufferPointer { list in
-            guard let last = list.indices.last else { return false }
-            return list[last].toOne.sharesEntries(with: snapshot.toOne)
-        }
-    }
-
-    /// Reverses `list[start...]` in place, through its buffer: reversing the slice copied it out
-    /// and back, and swapping the array's elements retained and released each object.
-    private static func reverse(_ list: inout [ManagedObject], from start: Int) {
-        guard list.count - start > 1 else { return }
-        list.withUnsafeMutableBufferPointer { buffer in
-            var tail = UnsafeMutableBufferPointer(rebasing: buffer[start...])
-            tail.reverse()
-        }
+        snapshots.withLast { $0.toOne.sharesEntries(with: snapshot.toOne) } ?? false
     }
 
     /// Calls ``ManagedObject/awakeFromFetch()`` on the objects filled here, once each.

@@ -35,9 +35,12 @@ public final class ManagedObjectContext {
     /// A name for logs and debugging.
     public var name: String?
 
-    // The bookkeeping below is read and written for every object a fetch or a save touches, on
-    // the context's own queue only, and never while another access to it is open: it is exempt
-    // from run-time exclusivity checks, which cost more than the work they guard.
+    // The `@exclusivity(unchecked)` properties below are used on the context's queue only and
+    // never while another access to the same one is open; each says what skipping the run-time
+    // check saves.
+
+    /// The registry, settled or not (``registry`` settles it).
+    // Unchecked: looked up for every object a fetch makes and every to-one it resolves.
     @exclusivity(unchecked) private var settledRegistry = ObjectRegistry()
     /// The registered objects, each entry a live object: the entries of objects freed since the
     /// last use are taken out first (see ``freedObjects``).
@@ -52,6 +55,7 @@ public final class ManagedObjectContext {
         }
     }
     /// The objects inserted, changed and deleted since the last save, in the order they were.
+    // Unchecked: written for every object inserted, changed or deleted, read for each one saved.
     @exclusivity(unchecked) var changeLists = ChangeLists()
     /// Objects inserted since the last save.
     public var insertedObjects: OrderedSet<ManagedObject> { OrderedSet(uncheckedUniqueElements: changeLists.inserted) }
@@ -59,18 +63,22 @@ public final class ManagedObjectContext {
     public var updatedObjects: OrderedSet<ManagedObject> { OrderedSet(uncheckedUniqueElements: changeLists.updated) }
     /// Objects deleted since the last save.
     public var deletedObjects: OrderedSet<ManagedObject> { OrderedSet(uncheckedUniqueElements: changeLists.deleted) }
+    /// The IDs of the changes not yet announced.
+    // Unchecked: an ID is added for every object inserted or first changed.
     @exclusivity(unchecked) var pendingChanges = ContextChanges()
     /// The entities this context made objects of, found by comparing names: every new object
     /// looks its entity up.
-    @exclusivity(unchecked) private var entitiesSeen = NameMap<EntityDescription>()
+    private var entitiesSeen = NameMap<EntityDescription>()
     /// The entity and class of the last object made, with the coordinator's class generation
     /// then: fetches and inserts make objects in runs of one entity, and a run's repeats skip
     /// both lookups (the class one takes the coordinator's lock).
     /// The ID scope of the object is kept too: the next ID of that scope is told by one
     /// comparison of references, without reading its entity name.
+    // Unchecked: read for every object a fetch or an insert makes.
     @exclusivity(unchecked) private var lastMade: MadeEntity?
     /// The one before ``lastMade``, of another entity: fetched objects and the faults of their
     /// to-ones alternate between two.
+    // Unchecked: read for every fetched object's to-one fault, whose entity alternates with it.
     @exclusivity(unchecked) private var earlierMade: MadeEntity?
 
     /// An entity objects were made of, its class, the coordinator's class generation then, and
@@ -83,17 +91,12 @@ public final class ManagedObjectContext {
     }
     var changeContinuations: [UUID: AsyncStream<ContextNotification>.Continuation] = [:]
     /// The objects freed while registered here, not yet taken out of the registry: a freed
-    /// object only lists itself, and the registry is settled before its next use
-    /// (``registry``). A context that ends with only freed objects registered drops the list
-    /// with the registry, unread.
-    @exclusivity(unchecked) var freedObjects: [FreedObject] = []
-
-    /// A registered object that was freed: its ID and the reference it was registered by, to
-    /// compare with and never read.
-    struct FreedObject {
-        let objectID: ManagedObjectID
-        let entry: Unmanaged<ManagedObject>
-    }
+    /// object only lists itself (``ManagedObject/listAsFreed()``), and the registry is settled
+    /// before its next use (``registry``). A context that ends with only freed objects registered
+    /// drops the list with the registry, unread.
+    // Unchecked: appended to by every registered object freed, and checked before every use of
+    // the registry; it is never accessed while another access to it is open.
+    @exclusivity(unchecked) var freedObjects: [ObjectRegistry.FreedObject] = []
 
     /// The link every object registered here holds (a new one after each reset).
     private(set) var objectsLink = ContextLink()
@@ -152,7 +155,7 @@ public final class ManagedObjectContext {
         // Taken off the list first: an object freed meanwhile lists itself anew.
         let freed = freedObjects
         freedObjects = []
-        for object in freed { settledRegistry.remove(object.objectID, ifHolding: object.entry) }
+        settledRegistry.remove(freed: freed)
     }
 
     /// Gives the objects registered from now on a new link, once the old one has ended.

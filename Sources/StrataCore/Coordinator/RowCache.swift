@@ -96,7 +96,7 @@ final class RowCache: Sendable {
             guard let first = snapshots.first else { return }
             makeRoom(for: snapshots.count, like: first.objectID, capacity: capacity)
             // Reversed in place, then taken from the end: moved, in their order.
-            snapshots.withUnsafeMutableBufferPointer { $0.reverse() }
+            snapshots.reverseInPlace()
             while let snapshot = snapshots.popLast() {
                 let place = positions[snapshot.objectID].map(Int.init)
                 keep(snapshot, at: place, capacity: capacity)

@@ -16,7 +16,7 @@ final class SnapshotCollector: SnapshotReceiver {
             return
         }
         // Reversed in place, then taken from the end: moved, in their order.
-        run.withUnsafeMutableBufferPointer { $0.reverse() }
+        run.reverseInPlace()
         while let snapshot = run.popLast() { snapshots.append(snapshot) }
     }
 }

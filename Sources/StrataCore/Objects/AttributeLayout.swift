@@ -10,12 +10,9 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
     /// The names' own words, and those of names known not to be attributes, for finding a name
     /// without hashing its text (see ``position(of:)``). The table keeps the names it holds.
     private let words: NameWordTable
-    /// Where the value of each position sits in the storage of ``AttributeValues``: entry 0 is
-    /// the number of positions, entry `1 + p` the byte offset of position `p`'s slot from the
-    /// first slot, and entry `1 + count` the bytes of all the slots. A slot is 8 bytes for an
-    /// attribute whose values are numbers, Booleans or dates (the layout's narrow names), 16
-    /// otherwise. Made once with the layout, never written, freed with it.
-    @usableFromInline nonisolated(unsafe) let slotTable: UnsafeMutablePointer<UInt32>
+    /// Where the value of each position sits in the storage of ``AttributeValues``: 8-byte slots
+    /// for the layout's narrow names (numbers, Booleans, dates), 16-byte ones otherwise.
+    @usableFromInline let slotTable: AttributeSlotTable
 
     /// A layout of `names`, in order; a repeated name keeps its first position.
     public convenience init(names: [String]) {
@@ -34,14 +31,7 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
         }
         self.names = unique
         self.positions = positions
-        slotTable = .allocate(capacity: unique.count + 2)
-        slotTable[0] = UInt32(truncatingIfNeeded: unique.count)
-        var offset: UInt32 = 0
-        for (position, name) in unique.enumerated() {
-            slotTable[1 + position] = offset
-            offset &+= narrowNames.contains(name) ? 8 : 16
-        }
-        slotTable[1 + unique.count] = offset
+        slotTable = AttributeSlotTable(count: unique.count) { narrowNames.contains(unique[$0]) }
         self.words = NameWordTable(unique.enumerated().map { ($1, $0) } + otherNames.filter { positions[$0] == nil }.map { ($0, nil) })
     }
 
@@ -51,7 +41,7 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
 
     /// The bytes of the slot of `position` in the storage of values in this layout: 8 or 16.
     func slotWidth(at position: Int) -> Int {
-        Int(slotTable[2 + position] - slotTable[1 + position])
+        slotTable.width(at: position)
     }
 
     /// The layout with no names.

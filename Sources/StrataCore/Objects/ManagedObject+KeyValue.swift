@@ -127,14 +127,6 @@ extension ManagedObject {
         }
     }
 
-    /// Runs `body` with the entity's attribute layout, not retained: the entity is a constant of
-    /// the object, so its layout lives as long as the object does, and retaining it for every
-    /// value read or set cost more than the rest of the read.
-    @inline(__always)
-    func withAttributeLayout<Result>(_ body: (AttributeLayout) throws -> Result) rethrows -> Result {
-        try Unmanaged.passUnretained(entity.attributeLayout)._withUnsafeGuaranteedRef(body)
-    }
-
     /// The position in the entity's `layout`, and the type, of the attribute `key` when it needs
     /// no transformer: the attributes read and written by position.
     @inline(__always)

@@ -24,28 +24,34 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     // of a class in place, with a run-time exclusivity check that costs several times the call.
     // The ID is yielded: a caller in another module that reads one of its parts copies it (a
     // retain and a release), which costs less than the check.
-    /// The storage of ``objectID``.
-    @exclusivity(unchecked) private final var storedObjectID: ManagedObjectID
-    // The state below is read for every value read and written for every value set, on the
-    // context's queue only, and never while another access to it is open: it is exempt from
-    // run-time exclusivity checks, which cost more than the reads they guard. The flags come
-    // first, in the bytes the ID leaves before the next word: an object is 16 bytes smaller
-    // than with them among the references.
 
+    // The `@exclusivity(unchecked)` state below is used on the context's queue only, and never
+    // while another access to the same property is open; each says what skipping the run-time
+    // check saves. The flags come first, in the bytes the ID leaves before the next word: an
+    // object is 16 bytes smaller than with them among the references.
+
+    /// The storage of ``objectID``.
+    // Unchecked: read for every registry lookup, comparison and snapshot of the object.
+    @exclusivity(unchecked) private final var storedObjectID: ManagedObjectID
     /// The storage of ``isFault``.
+    // Unchecked: read for every value read or set.
     @exclusivity(unchecked) private final var storedIsFault = true
     /// Whether the object was cut loose from its context (deleted and saved, rolled back as an
     /// insert, or cut loose as its context went).
+    // Unchecked: read for every value read or set (``isInvalidated``).
     @exclusivity(unchecked) final var isDetached = false
     /// Whether the registry of the context of ``contextLink`` holds this object: set and
     /// cleared by ``ObjectRegistry`` only, so that a freed object lists itself with its context
     /// exactly when it has an entry there to take out.
+    // Unchecked: written for every object a fetch registers, read as every object is freed.
     @exclusivity(unchecked) final var isRegistered = false
     /// Which change list of its context holds the object.
+    // Unchecked: read for every value set, to tell a first change.
     @exclusivity(unchecked) var pendingChange = PendingChange.none
     /// Whether the saved to-ones are the object's current to-one destinations, which then are
     /// the only record of them until one changes (``keepCommittedToOnes()``): a loaded object
     /// keeps no map of its own for them. Meaningful while ``committed`` is not nil.
+    // Unchecked: written for every object a fetch fills, read for every to-one read.
     @exclusivity(unchecked) final var committedToOneIsCurrent = false
     /// The object's entity.
     public final let entity: EntityDescription
@@ -60,19 +66,24 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     }
 
     /// The link to the context the object was registered in, shared by all its objects.
+    // Unchecked: read for every value read or set (``isInvalidated``).
     @exclusivity(unchecked) final var contextLink: ContextLink?
     /// Whether the object can no longer be used: cut loose, or its context reset or gone.
     final var isInvalidated: Bool { isDetached || contextLink?.isEnded == true }
 
     /// The attribute values, in the entity's layout once the object is loaded or inserted.
+    // Unchecked: read for every attribute read, written for every attribute set and fetched row.
     @exclusivity(unchecked) var attributeValues = AttributeValues()
     /// The destinations of the to-ones that have one.
+    // Unchecked: read for every to-one read, written for every fetched row that has to-ones.
     @exclusivity(unchecked) var toOneValues = ToOneDestinations()
     /// The version and attribute values of the last saved state the object knows; nil for an
     /// inserted object. The saved relationships are in ``relationshipState``.
+    // Unchecked: written for every fetched row, read for every attribute set (the saved values).
     @exclusivity(unchecked) var committed: CommittedState?
     /// The to-manys and the saved relationships, once the object has any
     /// (``relationships()`` makes it).
+    // Unchecked: read for every fetched row (``commit(_:attributesAreCurrent:)``) and to-many use.
     @exclusivity(unchecked) final var relationshipState: RelationshipState?
 
     /// The destinations of the to-manys loaded as objects.
@@ -128,14 +139,9 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     }
 
     deinit {
-        // The context holds its objects unretained: a freed object leaves its registry, listed
-        // for the context to take out before it next uses the registry; a context that ends
-        // first, or ends with nothing but freed objects registered, never looks them up. The
-        // context is held while the object lists itself (loaded through the link's weak
-        // reference, which is nil once the context is going): its last reference may go on
-        // another thread, and a context going away does not read its list while it is written.
-        guard isRegistered, let contextLink, !contextLink.isEnded, let context = contextLink.context else { return }
-        context.freedObjects.append(ManagedObjectContext.FreedObject(objectID: objectID, entry: Unmanaged.passUnretained(self)))
+        // The context holds its objects unretained: a registered object lists itself with it as
+        // it goes (the registry's rules are in ObjectRegistry.swift).
+        listAsFreed()
     }
 
     /// The entity name a subclass stands for; by default the class's own name.

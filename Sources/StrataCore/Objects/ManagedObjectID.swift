@@ -37,11 +37,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 
         static func == (lhs: ForeignTemporaryID, rhs: ForeignTemporaryID) -> Bool { lhs.uuid == rhs.uuid }
 
-        func hash(into hasher: inout Hasher) {
-            let (high, low) = unsafeBitCast(uuid.uuid, to: (UInt64, UInt64).self)
-            hasher.combine(high)
-            hasher.combine(low)
-        }
+        func hash(into hasher: inout Hasher) { hasher.combine(uuid) }
     }
 
     /// The order stores and files list objects in: entity name, then primary key.
@@ -73,13 +69,19 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     /// even the system generator is a system call a value, which dominated inserting many objects.
     private static func temporaryUUID(_ number: UInt64) -> UUID {
         let low = (number & temporaryNumberMask) | temporaryVariant
-        return UUID(uuid: unsafeBitCast((temporaryHigh.bigEndian, low.bigEndian), to: uuid_t.self))
+        let high = temporaryHigh
+        func byte(_ word: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> (56 - 8 * index)) }
+        return UUID(uuid: (byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3),
+                           byte(high, 4), byte(high, 5), byte(high, 6), byte(high, 7),
+                           byte(low, 0), byte(low, 1), byte(low, 2), byte(low, 3),
+                           byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
     }
 
     /// The key of the temporary ID whose UUID is `uuid`: this process's number when it made it.
     private static func temporaryKey(_ uuid: UUID) -> Key {
-        let (high, low) = unsafeBitCast(uuid.uuid, to: (UInt64, UInt64).self)
-        let (first, second) = (UInt64(bigEndian: high), UInt64(bigEndian: low))
+        let b = uuid.uuid
+        let first = [b.0, b.1, b.2, b.3, b.4, b.5, b.6, b.7].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let second = [b.8, b.9, b.10, b.11, b.12, b.13, b.14, b.15].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         if first == temporaryHigh, second & ~temporaryNumberMask == temporaryVariant, second & temporaryNumberMask != 0 {
             return .temporary(second & temporaryNumberMask)
         }

@@ -6,9 +6,10 @@ import Synchronization
 ///
 /// The format is Core Data's compiled model (`Z_MODELCACHE.Z_CONTENT`: raw DEFLATE of a keyed
 /// archive of `NSManagedObjectModel`, see `docs/formats/model-cache.md`). The code that writes
-/// it lives in module `StrataModelFiles`, which the store modules do not depend on: the `Strata`
-/// module installs it (``StoreType/registerBuiltInTypes()`` does), and a store finds it here.
-/// Until one is installed, stores write no compiled model.
+/// it lives in module `StrataModelFiles`, which the store modules do not depend on: when that
+/// module is linked (`import Strata` links it), its coder is the installed one from the start
+/// (see ``BuiltInCompiledModelCoding``), and a store finds it here. Without it and until one is
+/// installed, stores write no compiled model. To install another coder:
 ///
 /// ```swift
 /// CompiledModelCoder.install(CompiledModelCoder(encode: { try CompiledModel.storeCache(of: $0) },
@@ -35,7 +36,8 @@ public struct CompiledModelCoder: Sendable {
         var lastData: Data?
     }
 
-    private static let state = Mutex(Installed())
+    /// Starts with the coder of the linked `StrataModelFiles`, if it is linked.
+    private static let state = Mutex(Installed(coder: LinkedModules.compiledModelCoder()))
 
     /// Installs `coder` for every store made from now on.
     public static func install(_ coder: CompiledModelCoder) {

@@ -39,7 +39,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownStoreType(let name):
-            "no store type is registered under the name '\(name)' (StoreType.registerBuiltInTypes() registers Strata's own)"
+            "no store type is registered under the name '\(name)' (StoreType.register(_:factory:metadataReader:) registers a store type)"
         case .noStoreForEntity(let entity): "no loaded store can hold objects of entity '\(entity)'"
         case .storeNotLoaded(let id): "store \(id) is not loaded in this coordinator"
         case .storeAlreadyLoaded(let id): "store \(id) is already loaded"

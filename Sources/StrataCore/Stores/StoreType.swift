@@ -4,6 +4,10 @@ import Synchronization
 /// A store type's name, and the registry that makes a store of that type from a name chosen
 /// at run time.
 ///
+/// The store types that ship with Strata are in the registry as soon as their modules are
+/// linked (`import Strata`): ``inMemory``, ``sqlite``, ``xml`` and ``binary`` need no
+/// registration call. Other store types register with ``register(_:factory:metadataReader:)``.
+///
 /// ```swift
 /// let type = StoreType(rawValue: configuredName)     // "InMemory", "SQLite", "XML", "Binary", …
 /// try coordinator.addPersistentStore(type: type, at: url)
@@ -37,11 +41,23 @@ public struct StoreType: RawRepresentable, Sendable, Hashable, CustomStringConve
         var metadataReader: MetadataReader?
     }
 
-    private static let factories = Mutex<[String: Registration]>([
-        StoreType.inMemory.rawValue: Registration(factory: { try InMemoryStore.make($0) }, metadataReader: nil),
-    ])
+    /// The registered types: the in-memory store, the ``BuiltInStoreFamily`` types of the
+    /// modules linked into the process (found when the table is first used), and what
+    /// ``register(_:factory:metadataReader:)`` added or replaced since.
+    private static let factories = Mutex<[String: Registration]>(builtInRegistrations())
 
-    /// Registers (or replaces) the factory for `type`, and how to read a file's metadata.
+    /// The in-memory store and the built-in store families that are linked.
+    private static func builtInRegistrations() -> [String: Registration] {
+        var table = [StoreType.inMemory.rawValue: Registration(factory: { try InMemoryStore.make($0) }, metadataReader: nil)]
+        for family in LinkedModules.storeFamilies() {
+            table[family.storeType.rawValue] = Registration(factory: { try family.makeStore($0) },
+                                                            metadataReader: { try family.readMetadata(at: $0) })
+        }
+        return table
+    }
+
+    /// Registers (or replaces) the factory for `type`, and how to read a file's metadata: for a
+    /// store type of your own (Strata's own are registered already).
     public static func register(_ type: StoreType, factory: @escaping Factory, metadataReader: MetadataReader? = nil) {
         factories.withLock { $0[type.rawValue] = Registration(factory: factory, metadataReader: metadataReader) }
     }

@@ -18,6 +18,8 @@ final class SQLiteConnection {
     private var opening: SQLiteSidecarFiles.Opening?
     /// Whether the connection only reads (``AccessMode/readOnly`` or ``AccessMode/queryOnly``).
     private var onlyReads = false
+    /// SQL debug output, when it was on as the connection opened (nil: off, nothing traced).
+    private let statementLog: SQLStatementLog?
 
     /// How many prepared statements the cache keeps before it starts afresh.
     static let statementCacheLimit = 512
@@ -51,6 +53,7 @@ final class SQLiteConnection {
     /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database.
     init(path: String, mode: AccessMode) throws(SQLiteError) {
         self.path = path
+        statementLog = SQLStatementLog.forConnection(to: path)
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
         case .readWrite(let create): flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
@@ -72,6 +75,7 @@ final class SQLiteConnection {
         }
         if !onlyReads { opening = SQLiteSidecarFiles.shared.opened(path, writes: true) }
         sqlite3_extended_result_codes(opened, 1)
+        if let statementLog, let opened { statementLog.install(on: opened) }
         sqlite3_busy_timeout(opened, Self.busyTimeoutMilliseconds)
         if case .queryOnly = mode { try execute("PRAGMA query_only = 1") }
         // Reading the schema is the first thing that notices a file that is not a database.
@@ -84,6 +88,8 @@ final class SQLiteConnection {
         // A statement still alive in a caller's hands keeps the database open after the close
         // (a zombie connection): its `-shm` is then left to SQLite.
         let closesNow = handle.map { sqlite3_next_stmt($0, nil) == nil } ?? true
+        // A statement that outlives the connection must not call into the log after it goes.
+        if let statementLog, let handle { statementLog.uninstall(from: handle) }
         sqlite3_close_v2(handle)
         if let opening { SQLiteSidecarFiles.shared.closed(opening, removing: onlyReads && closesNow) }
     }

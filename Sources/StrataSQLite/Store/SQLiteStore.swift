@@ -301,9 +301,16 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             state.metadata = image.metadata
         }
     }
+}
 
-    /// Registers ``StoreType/sqlite``.
-    public static func register() {
-        StoreType.register(.sqlite, factory: { try SQLiteStore(description: $0) }, metadataReader: { try readMetadata(at: $0) })
+// StrataCore finds this conformance by the type's module and name (`LinkedModules`), so that
+// the store type needs no registration call: a new name must be written there too.
+extension SQLiteStore: BuiltInStoreFamily {
+    /// ``StoreType/sqlite``.
+    public static var storeType: StoreType { .sqlite }
+
+    /// Opens or creates an SQLite store (``init(description:)``).
+    public static func makeStore(_ description: StoreDescription) throws -> any PersistentStore {
+        try SQLiteStore(description: description)
     }
 }

@@ -23,7 +23,6 @@ do {
     }
 
     // 2. The stack: a coordinator with one store, picked by name.
-    StoreType.registerBuiltInTypes()
     let typeName = CommandLine.arguments.dropFirst().first ?? StoreType.inMemory.rawValue
     guard let type = StoreType.named(typeName) else {
         print("unknown store type '\(typeName)'; registered: \(StoreType.registeredTypes.map(\.rawValue).joined(separator: ", "))")

@@ -1,29 +1,58 @@
 /// The objects a context holds, by ID: one instance per ID while the object is alive (uniquing).
 ///
-/// The registry does not keep its objects alive, as Core Data's context does not: an object
-/// stays registered while something uses it. Objects with unsaved changes are held strongly by
-/// the context's `insertedObjects`, `updatedObjects` and `deletedObjects`, so they stay; an
-/// unchanged object, or a fault, that nothing references any more is freed, and the next lookup
-/// of its ID makes a new fault.
+/// # The rules of the registry
 ///
-/// The references are unowned and unretained, without the cost of weak references: a registered
-/// object that is freed lists itself with its context (``ManagedObjectContext/freedObjects``), and
-/// the context takes those entries out (``remove(_:ifHolding:)``) before it next uses the
-/// registry; a context unregisters an object before cutting it loose (`detach()` clears the
-/// object's context), or empties the registry when it lets go of all its objects at once (a
-/// reset, or the context going). So every entry the context reads is a live object. Each object
-/// knows whether it is registered (``ManagedObject/isRegistered``, kept here), so that the freed
-/// ones listed are exactly the entries of freed objects.
+/// These are the only rules that make the registry's unretained references safe; every other
+/// part of the context and of ``ManagedObject`` relies on them, and nothing else touches an entry.
+///
+/// - **What it holds.** Each entry is an unretained reference (`Unmanaged<ManagedObject>`): the
+///   registry does not keep its objects alive, as Core Data's context does not. Objects with
+///   unsaved changes are held strongly by the context's change lists (``ChangeLists``), so they
+///   stay; an unchanged object, or a fault, that nothing else references is freed, and the next
+///   lookup of its ID makes a new fault. A weak reference would do the same at the cost of a side
+///   table per object and an atomic load per lookup, on every fetched row.
+/// - **The invariant.** Every entry the context reads refers to a live object. Entries are made
+///   and taken out only here; ``ManagedObject/isRegistered`` is set and cleared only here, and is
+///   true exactly while the object has an entry.
+/// - **Who may touch it, and where.** Only the owning context, on the context's queue (its
+///   ``ManagedObjectContext/ConcurrencyType``), through ``ManagedObjectContext/registry``. Objects
+///   and contexts are not `Sendable`, so the compiler keeps every use of either on that queue.
+///   While the context lives, an object's last release is a use of the object: it happens on the
+///   context's queue too.
+/// - **When an object is freed.** Its `deinit` does not touch the registry (it may run in the
+///   middle of a registry operation, when a change list or a fetch drops the last reference).
+///   If the object is registered, its link to the context has not ended and the context still
+///   exists, it appends its ID and reference to the context's ``ManagedObjectContext/freedObjects``
+///   (``ManagedObject/listAsFreed()``), holding the context strongly while it does. The context
+///   takes each listed entry out (``remove(freed:)``) before its next use of the registry, if the
+///   entry still holds that very reference, compared and never read. So the entry of a freed
+///   object is never read, and an entry another object took for the ID meanwhile stays.
+/// - **When an object is cut loose.** The context unregisters an object before cutting it loose
+///   (`detach()` clears the object's context): a detached object has no entry.
+/// - **When the context is reset or goes.** It first ends the link all its objects share
+///   (``ContextLink/end()``), so that an object freed from then on lists itself nowhere, then
+///   empties the registry at once (``removeAll()``) without reading its entries. A context's last
+///   reference may go on any thread: the link's end is atomic, and an object reaches its context
+///   only through the link's weak reference, which is nil once the context's `deinit` has begun.
+///
+/// # Tables
 ///
 /// Objects with permanent IDs are kept in one table per entity and store, by primary key
 /// (``PrimaryKeyTables``): an entry is a key and a reference, and a table is found by comparing
-/// names, not hashing them. Objects with
-/// temporary IDs (inserted and not yet saved) are listed as they are registered and put in a
-/// table of their own only when a temporary ID is looked up or removed: a save that gives every
-/// listed object its permanent ID, in the order they were listed, drops the list without
-/// hashing a temporary ID.
+/// names, not hashing them. Objects with temporary IDs (inserted and not yet saved) are listed as
+/// they are registered and put in a table of their own only when a temporary ID is looked up or
+/// removed: a save that gives every listed object its permanent ID, in the order they were
+/// listed, drops the list without hashing a temporary ID.
 struct ObjectRegistry {
+    // Unmanaged: unretained, without a weak reference's side table per object and atomic loads.
     typealias Entry = Unmanaged<ManagedObject>
+
+    /// A registered object that was freed, as it listed itself with its context: its ID and the
+    /// reference it was registered by, to compare with and never read.
+    struct FreedObject {
+        let objectID: ManagedObjectID
+        let entry: Entry
+    }
 
     /// Objects with permanent IDs, by primary key, a table for each entity of each store.
     private var permanent = PrimaryKeyTables<Entry>()
@@ -136,9 +165,15 @@ struct ObjectRegistry {
         self = ObjectRegistry()
     }
 
+    /// Takes the entries of the objects in `freed` out, each only if it is still the one
+    /// registered for its ID: what the context does with the objects freed since the registry was
+    /// last used.
+    mutating func remove(freed: [FreedObject]) {
+        for object in freed { remove(object.objectID, ifHolding: object.entry) }
+    }
+
     /// Unregisters `objectID` if `object` is what it is registered to (a reference compared,
-    /// never read, and the object's mark left as it is): what the context asks for each freed
-    /// object listed with it.
+    /// never read, and the object's mark left as it is).
     mutating func remove(_ objectID: ManagedObjectID, ifHolding object: Entry) {
         guard objectID.primaryKey != nil else {
             fileTemporaryBacklog()
@@ -184,5 +219,17 @@ struct ObjectRegistry {
             remove(previousIDs[index], ifHolding: Entry.passUnretained(objects[index]))
             register(Entry.passUnretained(objects[index]), for: newIDs[index])
         }
+    }
+}
+
+extension ManagedObject {
+    /// What a registered object does as it is freed (from its `deinit`): lists itself with its
+    /// context for the context to take out of its registry, unless the context has ended or gone
+    /// (the rules are at the top of this file). The context is held while the object lists
+    /// itself: loaded through the link's weak reference, it stays alive for the append.
+    @inline(__always)
+    final func listAsFreed() {
+        guard isRegistered, let contextLink, !contextLink.isEnded, let context = contextLink.context else { return }
+        context.freedObjects.append(ObjectRegistry.FreedObject(objectID: objectID, entry: .passUnretained(self)))
     }
 }

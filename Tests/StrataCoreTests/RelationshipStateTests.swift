@@ -1,16 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 @testable import StrataCore
 import StrataTestSupport
 import Testing
 
-/// What an object holds once fetched and read: its ID, flags, values and to-ones, a version, and
-/// nothing for relationships it does not use. The rare state (to-manys, relationships as saved) is
-/// made on first use and kept right through saves and refreshes.
-@Suite("Object footprint")
-struct ObjectFootprintTests {
+/// The rare relationship state of an object (to-manys, relationships as saved) is made on first
+/// use and kept right through saves and refreshes: a fetched object that is read holds none.
+/// (What an object weighs in bytes is checked by Benchmarks/check-footprint.sh, not here.)
+@Suite("Relationship state")
+struct RelationshipStateTests {
     /// A context on an in-memory store of scenario 7's model (`Employer.employees` ⇄
     /// `Employee.whereIWork`), holding one employer with two employees, saved.
     static func savedCompany() throws -> (ManagedObjectContext, employer: ManagedObjectID, employees: [ManagedObjectID]) {
@@ -29,32 +26,6 @@ struct ObjectFootprintTests {
         try context.save()
         return (context, employer.objectID, employees.map(\.objectID))
     }
-
-    @Test("The saved version and values take sixteen bytes, nil included")
-    func committedStateIsTwoWords() {
-        #expect(MemoryLayout<CommittedState?>.size == 16)
-    }
-
-    @Test("An object ID is a scope and a one-word key: 17 bytes")
-    func objectIDIsSeventeenBytes() {
-        #expect(MemoryLayout<ManagedObjectID>.size == 17)
-    }
-
-    #if canImport(Glibc)
-    @Test("An object fits a 128-byte heap block")
-    func objectFitsItsSizeClass() throws {
-        typealias UsableSize = @convention(c) (UnsafeMutableRawPointer?) -> Int
-        // RTLD_DEFAULT: the symbol as the process links it.
-        let symbol = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_usable_size"))
-        let usableSize = unsafeBitCast(symbol, to: UsableSize.self)
-        let entity = try #require(try SampleModels.company().entitiesByName["Employee"])
-        let object = ManagedObject(entity: entity, objectID: .temporary(entityName: "Employee"))
-        let usable = withExtendedLifetime(object) { usableSize(Unmanaged.passUnretained(object).toOpaque()) }
-        // glibc rounds a request up to a multiple of 16 with 8 bytes of its own: 120 bytes is
-        // the most a 128-byte block holds.
-        #expect(usable <= 120)
-    }
-    #endif
 
     @Test("A fetched object that is read holds no relationship state")
     func fetchedObjectsHoldNone() throws {

@@ -10,6 +10,7 @@ package struct NameBits: Equatable, Sendable {
     @inlinable
     package init(_ name: String) {
         #if _pointerBitWidth(_64)
+        // The string's own two words: saves hashing or comparing its text for every name looked up.
         (first, second) = unsafeBitCast(name, to: (UInt64, UInt64).self)
         #else
         (first, second) = (0, 0)

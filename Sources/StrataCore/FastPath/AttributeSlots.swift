@@ -7,7 +7,7 @@ import Foundation
 /// beside a `String`), which made the storage of six values a 192-byte block where this is a
 /// 112-byte one. A fetch touches fresh memory at every row, and each page of it costs the kernel
 /// microseconds. A slot is 16 bytes, or 8 for an attribute whose type is a number, a Boolean or a
-/// date (where each slot sits is the layout's ``AttributeLayout/slotTable``). Texts and
+/// date (where each slot sits is the layout's ``AttributeSlotTable``). Texts and
 /// bytes sit in wide slots as `String` and `Data`; numbers, Booleans, dates and UUIDs as their
 /// bits, unused bytes zero, so that a value kept as it was is the very same bytes; the rare
 /// decimals, URLs and object IDs, and a value too wide for its slot, in a box (``Boxed``). The
@@ -28,15 +28,16 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
     /// Where the slots sit, and the layout whose names the positions are.
     @usableFromInline
     struct Header {
-        /// The layout's ``AttributeLayout/slotTable``: how many positions there are, and where
+        /// The entries of the layout's ``AttributeSlotTable``: how many positions there are, and where
         /// each one's slot starts. The layout keeps it alive.
         @usableFromInline let slotTable: UnsafePointer<UInt32>
-        /// The layout, retained by the storage for as long as it lives.
+        /// The layout, retained by the storage for as long as it lives (released in `deinit`).
+        // Unmanaged: retained once with the storage, so a copy of the values retains one reference, not two.
         @usableFromInline let layout: Unmanaged<AttributeLayout>
 
         @inlinable
         init(layout: AttributeLayout) {
-            self.slotTable = UnsafePointer(layout.slotTable)
+            self.slotTable = UnsafePointer(layout.slotTable.entries)
             self.layout = .passRetained(layout)
         }
 
@@ -83,6 +84,7 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
     }
 
     /// No positions: what an ``AttributeValues`` that holds no storage reads, never written.
+    // Nonisolated: never written (a write copies it first), so sharing it across threads is safe.
     @usableFromInline nonisolated(unsafe) static let empty = AttributeSlots.make(layout: .empty) { _ in nil }
 
     /// Storage for the positions of `layout`, the value at each made by `value`, in position
@@ -92,6 +94,7 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
         let header = Header(layout: layout)
         let count = header.count
         let words = tagWords(count) &+ header.offset(of: count) >> 3
+        // Downcast unchecked: `create` makes an instance of this very class.
         let storage = unsafeDowncast(create(minimumCapacity: words) { _ in header }, to: AttributeSlots.self)
         try storage.withUnsafeMutablePointerToElements { elements in
             // Every word zeroed first: a position whose value is not made yet holds none, and a
@@ -193,6 +196,7 @@ final class AttributeSlots: ManagedBuffer<AttributeSlots.Header, UInt64> {
     /// either.
     @inlinable
     func isLaidOut(as other: AttributeLayout) -> Bool {
+        // Unmanaged: compares the two references without a retain and release of either.
         withUnsafeMutablePointerToHeader { $0.pointee.layout.toOpaque() == Unmanaged.passUnretained(other).toOpaque() }
     }
 
