@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// How stores write the model they were saved with beside their data (and read it back), so
 /// that every store Strata writes can be opened without its model file.
@@ -35,7 +34,7 @@ public struct CompiledModelCoder: Sendable {
         var lastData: Data?
     }
 
-    private static let state = Mutex(Installed())
+    private static let state = LockedValue(Installed())
 
     /// Installs `coder` for every store made from now on.
     public static func install(_ coder: CompiledModelCoder) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A store type's name, and the registry that makes a store of that type from a name chosen
 /// at run time.
@@ -37,7 +36,7 @@ public struct StoreType: RawRepresentable, Sendable, Hashable, CustomStringConve
         var metadataReader: MetadataReader?
     }
 
-    private static let factories = Mutex<[String: Registration]>([
+    private static let factories = LockedValue<[String: Registration]>([
         StoreType.inMemory.rawValue: Registration(factory: { try InMemoryStore.make($0) }, metadataReader: nil),
     ])
 
