@@ -26,6 +26,7 @@ done
 
 asanOptions=${ASAN_OPTIONS:-}
 tsanOptions=${TSAN_OPTIONS:-}
+lsanOptions=${LSAN_OPTIONS:-}
 logs=$(mktemp -d "${TMPDIR:-/tmp}/strata-sanitizers.XXXXXX")
 failed=0
 summary=()
@@ -40,9 +41,10 @@ for sanitizer in "${sanitizers[@]}"; do
   mkdir -p "$reports"
   # log_path: one file per process that reports (report.<pid>). Leak checking stays on (the
   # default on Linux): a test process or child that exits normally must free what it allocated
-  # or keep it reachable.
+  # or keep it reachable; scripts/lsan.supp names the toolchain libraries whose leaks are not ours.
   export ASAN_OPTIONS="log_path=$reports/report:$asanOptions"
   export TSAN_OPTIONS="log_path=$reports/report:$tsanOptions"
+  export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:$lsanOptions"
   export STRATA_SANITIZER="$sanitizer"
 
   echo "== $sanitizer sanitizer: building into $scratch"
