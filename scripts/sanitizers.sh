@@ -10,7 +10,7 @@
 #
 # Every report goes to a file of its own under the log folder the script names (the sanitizers'
 # `log_path`), so that a report printed by a child process is counted too; the script prints them
-# at the end. Tests read STRATA_SANITIZER (address or thread) to give a child process more time.
+# at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,7 +45,6 @@ for sanitizer in "${sanitizers[@]}"; do
   export ASAN_OPTIONS="log_path=$reports/report:$asanOptions"
   export TSAN_OPTIONS="log_path=$reports/report:$tsanOptions"
   export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:$lsanOptions"
-  export STRATA_SANITIZER="$sanitizer"
 
   echo "== $sanitizer sanitizer: building into $scratch"
   start=$(date +%s)
