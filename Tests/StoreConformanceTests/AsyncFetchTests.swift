@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Strata
 import StrataTestSupport
-import Synchronization
 import Testing
 
 /// Fetches on a background context: `async` methods that return what may cross, and Core Data's
@@ -102,7 +101,7 @@ struct AsyncFetchTests {
 
 /// Holds a queue until released, without blocking the test's own task while it waits.
 private final class Gate: Sendable {
-    private let state = Mutex<(held: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let state = Locked<(held: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
     private let open = DispatchSemaphore(value: 0)
 
     /// Runs on the held queue: says it is holding, then waits to be released.

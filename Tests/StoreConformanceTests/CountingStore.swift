@@ -1,14 +1,13 @@
 import Foundation
 import Strata
 import StrataTestSupport
-import Synchronization
 
 /// A store that forwards everything to another store and counts the reads that reach it, so that
 /// a test can say how many store requests a fetch, a batch or a fault costs. No tests live here.
 final class CountingStore: PersistentStore {
     /// The store read and written.
     let inner: any PersistentStore
-    private let counters = Mutex<[String: Int]>([:])
+    private let counters = Locked<[String: Int]>([:])
 
     init(_ inner: any PersistentStore) { self.inner = inner }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Strata
-import Synchronization
+import StrataTestSupport
 
 // Small helpers shared by the conformance suites. No tests live here.
 
@@ -74,7 +74,7 @@ struct Watched {
 
 /// A thread-safe list that `@Sendable` observers append to.
 final class Recorder<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+    private let storage = Locked<[Element]>([])
 
     func append(_ element: Element) { storage.withLock { $0.append(element) } }
 

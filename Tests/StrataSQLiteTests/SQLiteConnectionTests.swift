@@ -167,7 +167,7 @@ struct SQLiteConnectionTests {
     func writerWaitsForOpenTransaction() throws {
         /// What the waiting writer's thread saw.
         final class Waiter: Sendable {
-            let state = Mutex<(startedBeforeCommit: Bool?, rowsSeen: Int64?, outcome: Result<Void, any Error>?)>((nil, nil, nil))
+            let state = Locked<(startedBeforeCommit: Bool?, rowsSeen: Int64?, outcome: Result<Void, any Error>?)>((nil, nil, nil))
             let committed = Atomic<Bool>(false)
             let started = DispatchSemaphore(value: 0)
             let finished = DispatchSemaphore(value: 0)

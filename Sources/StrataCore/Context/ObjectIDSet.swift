@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A set of object IDs that is hashed only when it is read as a `Set`.
 ///
@@ -30,8 +29,8 @@ struct ObjectIDSet: Sendable, Hashable {
     }
 
     private final class Storage: Sendable {
-        let state: Mutex<State>
-        init(_ state: State) { self.state = Mutex(state) }
+        let state: LockedValue<State>
+        init(_ state: State) { self.state = LockedValue(state) }
     }
 
     private var storage: Storage

@@ -11,7 +11,7 @@ final class ObjectClassTable: Sendable {
         var resolved = NameMap<ManagedObject.Type>()
     }
 
-    let classes = Mutex(Classes())
+    let classes = LockedValue(Classes())
     /// Raised by every registration: a context that remembers the class it resolved for an
     /// entity uses it while the generation has not moved.
     let generation = Atomic<UInt64>(0)

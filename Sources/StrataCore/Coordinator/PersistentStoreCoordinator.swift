@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The one object in front of every store: it routes each entity to the store whose
 /// configuration holds it, turns object URIs back into IDs, and is the only thing a context
@@ -9,7 +8,7 @@ import Synchronization
 public final class PersistentStoreCoordinator: Sendable {
     /// The model every store of this coordinator uses.
     public let managedObjectModel: ManagedObjectModel
-    private let stores = Mutex<[any PersistentStore]>([])
+    private let stores = LockedValue<[any PersistentStore]>([])
     let objectClasses = ObjectClassTable()
     /// The rows shared by the coordinator's contexts.
     let rowCache: RowCache

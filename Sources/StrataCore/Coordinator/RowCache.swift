@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The rows a coordinator's stores returned, shared by every context on the coordinator: a fault
 /// that another context already read fires without asking the store again.
@@ -24,7 +23,7 @@ import Synchronization
 final class RowCache: Sendable {
     /// The most rows the cache holds; 0 turns it off.
     let capacity: Int
-    private let rows = Mutex(Rows())
+    private let rows = LockedValue(Rows())
 
     /// The cached rows, each in a place of a list the clock hand goes round.
     private struct Rows {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Turns the value of a `Transformable` attribute into bytes and back.
 ///
@@ -52,7 +51,7 @@ public struct CodableValueTransformer<Value: Codable & Sendable>: AttributeValue
 
 /// The process-wide table of named value transformers.
 public enum ValueTransformerRegistry {
-    private static let table = Mutex<[String: any AttributeValueTransformer]>([:])
+    private static let table = LockedValue<[String: any AttributeValueTransformer]>([:])
 
     /// Registers `transformer` under `name`, replacing any earlier one.
     public static func register(_ transformer: any AttributeValueTransformer, forName name: String) {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The entity and the store an object ID names, shared by the IDs of that entity in that store:
 /// an ID is this reference and its key, 17 bytes, rather than two strings and a key.
@@ -68,7 +67,7 @@ package final class ObjectIDScope: Sendable {
         }
     }
 
-    private static let table = Mutex(Table())
+    private static let table = LockedValue(Table())
     /// The most scopes kept: names from outside (an app's strings, parsed URIs, the UUIDs of the
     /// many stores a long-running process may open) cannot grow the table without bound. A full
     /// table is emptied and fills again with the scopes in use; IDs made before keep theirs.

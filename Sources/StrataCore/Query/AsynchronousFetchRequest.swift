@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A fetch that runs on a background context's queue and hands its result to a completion
 /// block there (Core Data's `NSAsynchronousFetchRequest`).
@@ -48,7 +47,7 @@ extension AsynchronousFetchResult: Sendable {}
 
 /// A running asynchronous fetch: cancel it before it runs, or wait for its completion block.
 public final class AsynchronousFetchOperation: Sendable {
-    private let state = Mutex<(cancelled: Bool, task: Task<Void, Never>?)>((false, nil))
+    private let state = LockedValue<(cancelled: Bool, task: Task<Void, Never>?)>((false, nil))
 
     init() {}
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A store that holds its whole object graph in memory and writes it whole on every save:
 /// the base of the in-memory, XML and binary stores.
@@ -13,7 +12,7 @@ public final class AtomicStore: PersistentStore {
     public let configurationName: String?
     public let model: ManagedObjectModel
     private let format: (any AtomicStoreFormat)?
-    private let image: Mutex<StoreImage>
+    private let image: LockedValue<StoreImage>
     /// Whether the store was opened with ``StoreOption/readOnly``.
     public let isReadOnly: Bool
 
@@ -40,7 +39,7 @@ public final class AtomicStore: PersistentStore {
             if let format, let url = description.url { try format.write(loaded, to: url, model: description.model) }
         }
         loaded.stampMetadata(type: description.type, model: description.model)
-        self.image = Mutex(loaded)
+        self.image = LockedValue(loaded)
     }
 
     /// A copy of everything the store holds.

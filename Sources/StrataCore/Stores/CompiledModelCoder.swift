@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// How stores write the model they were saved with beside their data (and read it back), so
 /// that every store Strata writes can be opened without its model file.
@@ -37,7 +36,7 @@ public struct CompiledModelCoder: Sendable {
     }
 
     /// Starts with the coder of the linked `StrataModelFiles`, if it is linked.
-    private static let state = Mutex(Installed(coder: LinkedModules.compiledModelCoder()))
+    private static let state = LockedValue(Installed(coder: LinkedModules.compiledModelCoder()))
 
     /// Installs `coder` for every store made from now on.
     public static func install(_ coder: CompiledModelCoder) {

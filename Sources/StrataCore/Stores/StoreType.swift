@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A store type's name, and the registry that makes a store of that type from a name chosen
 /// at run time.
@@ -44,7 +43,7 @@ public struct StoreType: RawRepresentable, Sendable, Hashable, CustomStringConve
     /// The registered types: the in-memory store, the ``BuiltInStoreFamily`` types of the
     /// modules linked into the process (found when the table is first used), and what
     /// ``register(_:factory:metadataReader:)`` added or replaced since.
-    private static let factories = Mutex<[String: Registration]>(builtInRegistrations())
+    private static let factories = LockedValue<[String: Registration]>(builtInRegistrations())
 
     /// The in-memory store and the built-in store families that are linked.
     private static func builtInRegistrations() -> [String: Registration] {

@@ -32,7 +32,7 @@ package enum WriteFaults {
     /// The number of faults injected: the fast path reads only this.
     private static let active = Atomic<Int>(0)
     /// The faults by standardized file path.
-    private static let faults = Mutex<[String: WriteFault]>([:])
+    private static let faults = LockedValue<[String: WriteFault]>([:])
 
     /// Runs `body` with `fault` injected into every write of the file at `url`, and removes it
     /// afterwards (also when `body` throws). Other files are written normally, so tests running
