@@ -78,7 +78,7 @@ struct Query: ParsableCommand {
         do {
             try model.checkFetch(entityName: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors)
             if count {
-                text = "\(try opened.count(request))\n"
+                text = "\(try opened.matchingCount(request))\n"
             } else {
                 let progress = ProgressBar("printing")
                 defer { progress.finish() }

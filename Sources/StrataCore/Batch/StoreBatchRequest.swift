@@ -1,5 +1,5 @@
 /// A batch request as one store receives it: checked and converted by the coordinator, with
-/// values already in their stored form. What ``PersistentStore/executeBatch(_:)`` takes.
+/// values already in their stored form. What ``BatchExecutingStore/executeBatch(_:)`` takes.
 public enum StoreBatchRequest: Sendable, Hashable {
     /// Insert new objects.
     case insert(StoreBatchInsert)

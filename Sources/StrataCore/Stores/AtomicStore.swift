@@ -63,15 +63,6 @@ public final class AtomicStore: PersistentStore {
         return try SnapshotQuery.apply(request, to: Array(objects.values), source: objects, model: model)
     }
 
-    public func count(_ request: StoreFetchRequest) throws -> Int {
-        var unranged = request
-        unranged.fetchLimit = 0
-        unranged.fetchOffset = 0
-        unranged.sortDescriptors = []
-        let total = try fetch(unranged).count - request.fetchOffset
-        return max(0, request.fetchLimit > 0 ? min(total, request.fetchLimit) : total)
-    }
-
     public func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
         image.withLock { $0.objects[objectID] }
     }

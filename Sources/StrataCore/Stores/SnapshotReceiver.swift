@@ -1,5 +1,5 @@
 /// What a fetch hands its snapshots to as the store reads them, a few at a time and in the
-/// request's order (``PersistentStore/fetch(_:reusing:into:)``): a context makes each object
+/// request's order (``StreamingFetchStore/fetch(_:reusing:into:)``): a context makes each object
 /// while the rows it came from are still in the processor's cache, and nobody holds a list of
 /// every snapshot.
 ///

@@ -10,7 +10,12 @@ import StrataCore
 ///
 /// Thread safety: the connection and the metadata are touched only while `lock` is held, which
 /// is what makes the class `Sendable`.
-public final class SQLiteStore: PersistentStore, @unchecked Sendable {
+///
+/// Besides the core requirements it has every optional store capability: it streams fetches
+/// and reuses cached rows, lists IDs, counts, groups and reads values in SQL, reads many
+/// snapshots in one query per table and runs batch requests in SQL.
+public final class SQLiteStore: PersistentStore, StreamingFetchStore, RowCacheFetchStore, ObjectIDFetchStore,
+    ObjectCountStore, GroupingStore, RowValuesStore, SnapshotBatchStore, BatchExecutingStore, @unchecked Sendable {
     public let type: StoreType = .sqlite
     public let url: URL?
     public let configurationName: String?
