@@ -1,5 +1,5 @@
 import StrataBinary
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 import StrataModelFiles
 import StrataSQLite
 import StrataXML

@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// The compressed binary store: an ``AtomicStore`` that keeps its graph in one
 /// ``BinaryStoreFormat`` file.
@@ -7,7 +7,7 @@ public enum BinaryStore {
     /// Opens or creates a binary store.
     ///
     /// - Throws: ``StoreError/io(file:operation:reason:)`` without a URL, or what reading throws.
-    public static func make(_ description: StoreDescription) throws -> AtomicStore {
+    @_spi(StoreImplementation) public static func make(_ description: StoreDescription) throws -> AtomicStore {
         guard description.url != nil else {
             throw StoreError.io(file: "", operation: "open", reason: "a binary store needs a file URL")
         }

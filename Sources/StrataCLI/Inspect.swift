@@ -2,6 +2,7 @@ import ArgumentParser
 import Collections
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 import StrataJSON
 
 /// `strata inspect STORE [--model M] [--json]`; without `--model`, an Apple-written SQLite store is

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 import StrataJSON
 
 /// `strata query STORE [--model M] --entity E [--predicate P] [--sort K,-K2] [--limit N] [--offset N] [--count]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 
 /// `strata validate STORE [--model M]`.
 struct Validate: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Synchronization
 import Testing
@@ -115,7 +116,7 @@ struct StoreCapabilityTests {
         return (context.freshContext(), wrapper)
     }
 
-    /// Fetches, counts, lists IDs and batch-deletes, checking the answers; returns the store
+    /// Fetches, counts, fetches in batches (which lists IDs first) and batch-deletes, checking the answers; returns the store
     /// methods each step called.
     private func exercise(_ context: ManagedObjectContext, _ store: CoreOnlyStore) throws -> [[String]] {
         var steps: [[String]] = []
@@ -123,7 +124,9 @@ struct StoreCapabilityTests {
         steps.append(store.takeCalls())
         #expect(try context.count("Employee") == 3)
         steps.append(store.takeCalls())
-        #expect(try context.fetchObjectIDs(sortedRequest("Employee")).count == 3)
+        var batched = sortedRequest("Employee")
+        batched.fetchBatchSize = 2   // lists the IDs first, then reads objects a batch at a time
+        #expect(try context.fetchBatched(batched).count == 3)
         steps.append(store.takeCalls())
         var delete = BatchDeleteRequest(fetchRequest: sortedRequest("Employee", predicate: try ObjectPredicate(format: "name == 'Bob'")))
         delete.resultType = .objectIDs

@@ -4,6 +4,7 @@
 /// What a store returns for ``ObjectIDFetchStore/fetchObjectIDs(_:)`` and what batched results
 /// keep, so that listing a million matching objects takes a few megabytes. Temporary IDs (of
 /// unsaved objects) are kept aside, whole.
+@_spi(StoreImplementation)
 public struct ObjectIDList: RandomAccessCollection, Sendable {
     /// An entity and a store, shared by many IDs.
     private struct Kind: Sendable, Hashable {

@@ -7,6 +7,7 @@ import Synchronization
 /// A file format plugs in through ``AtomicStoreFormat``; without one the store is purely in
 /// memory. A save is checked (merge conflicts, duplicate and missing objects) and written before
 /// the in-memory image changes, so a failed save leaves the store as it was.
+@_spi(StoreImplementation)
 public final class AtomicStore: PersistentStore {
     public let type: StoreType
     public let url: URL?
@@ -203,6 +204,7 @@ public final class AtomicStore: PersistentStore {
     }
 }
 
+@_spi(StoreImplementation)
 extension AtomicStore: IntegrityCheckingStore {
     /// The references the file held to objects it does not hold, as its reader found them
     /// (none once a save has written the file anew).
@@ -221,6 +223,7 @@ extension AtomicStore: IntegrityCheckingStore {
 }
 
 /// The in-memory store: an ``AtomicStore`` with no file. The test double for your own tests.
+@_spi(StoreImplementation)
 public enum InMemoryStore {
     /// Makes an in-memory store.
     public static func make(_ description: StoreDescription) throws -> AtomicStore {

@@ -6,6 +6,7 @@
 // A capability is detected with one dynamic cast per request (about 40 ns, measured on the
 // two-core Linux machine the benchmarks run on): negligible beside the store request it decides.
 
+@_spi(StoreImplementation)
 extension PersistentStore {
     /// Fetches into `receiver`: as a ``StreamingFetchStore`` does, or by fetching the list (with
     /// `cachedRows` when the store is a ``RowCacheFetchStore``) and handing it on at once.

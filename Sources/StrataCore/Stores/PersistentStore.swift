@@ -29,26 +29,27 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// Replaces the program-defined metadata; written with the next save.
     func setMetadata(_ metadata: [String: PropertyListValue]) throws
     /// The snapshots of the objects a request matches, ordered and ranged as it asks.
-    func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot]
+    @_spi(StoreImplementation) func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot]
     /// The snapshot of one object, or nil when the store has no such object.
-    func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot?
+    @_spi(StoreImplementation) func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot?
     /// The destinations of a to-many relationship of one object, in order.
-    func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID]
+    @_spi(StoreImplementation) func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID]
     /// Reserves `count` new primary keys for objects under the inheritance root `rootEntity`.
-    func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64]
+    @_spi(StoreImplementation) func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64]
     /// Applies a save whole, or throws and changes nothing.
-    func save(_ request: StoreSaveRequest) throws
+    @_spi(StoreImplementation) func save(_ request: StoreSaveRequest) throws
 
     /// Everything the store holds as one image (UUID, metadata, every object with every to-many
     /// loaded, next primary keys): what converting a store to another format reads.
-    func contentsImage() throws -> StoreImage
+    @_spi(StoreImplementation) func contentsImage() throws -> StoreImage
     /// Replaces everything the store holds with `image`, whole or not at all. The store takes the
     /// image's UUID, objects and primary keys and its program-defined metadata; the store-owned
     /// metadata keys (type, version hashes) are written afresh for this store.
-    func replaceContents(with image: StoreImage) throws
+    @_spi(StoreImplementation) func replaceContents(with image: StoreImage) throws
 }
 
 /// What a store is asked to fetch: concrete entities, a condition, an order and a range.
+@_spi(StoreImplementation)
 public struct StoreFetchRequest: Sendable, Hashable {
     /// The entities whose objects match (a requested entity and, usually, its sub-entities).
     public var entityNames: Set<String>
@@ -78,6 +79,7 @@ public struct StoreFetchRequest: Sendable, Hashable {
 }
 
 /// One save for one store: new objects, changed objects and deleted objects.
+@_spi(StoreImplementation)
 public struct StoreSaveRequest: Sendable, Hashable {
     /// New objects with their permanent IDs.
     public var inserted: [ObjectSnapshot]

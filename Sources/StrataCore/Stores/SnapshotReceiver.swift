@@ -6,6 +6,7 @@
 /// The store calls the receiver while it is busy with the fetch (a SQLite store holds its
 /// connection's lock): a receiver must not call the store, and runs no code of an app's own
 /// that might.
+@_spi(StoreImplementation)
 public protocol SnapshotReceiver: AnyObject {
     /// About `count` snapshots are to come: a hint for making room, given before the first ones
     /// when the store knows it.

@@ -9,6 +9,7 @@
 ///
 /// Without it the coordinator fetches the whole list (with ``RowCacheFetchStore`` when the store
 /// has it and the coordinator keeps rows) and hands it on at once.
+@_spi(StoreImplementation)
 public protocol StreamingFetchStore: PersistentStore {
     /// Fetches as ``PersistentStore/fetch(_:)`` does, handing the snapshots to `receiver`, in
     /// order; where `cachedRows` holds a row at the version read, the store may hand on that row
@@ -21,6 +22,7 @@ public protocol StreamingFetchStore: PersistentStore {
 ///
 /// Without it the coordinator asks ``PersistentStore/fetch(_:)``, and the rows read replace the
 /// cached ones.
+@_spi(StoreImplementation)
 public protocol RowCacheFetchStore: PersistentStore {
     /// Fetches as ``PersistentStore/fetch(_:)`` does, and may return a row of `cachedRows` where
     /// it reads a row at the version cached, instead of the row it read.
@@ -32,6 +34,7 @@ public protocol RowCacheFetchStore: PersistentStore {
 ///
 /// Without it the coordinator asks ``PersistentStore/fetch(_:)`` with
 /// ``StoreFetchRequest/includesPropertyValues`` false and keeps the snapshots' IDs.
+@_spi(StoreImplementation)
 public protocol ObjectIDFetchStore: PersistentStore {
     /// The IDs of the objects a request matches, ordered and ranged as it asks.
     func fetchObjectIDs(_ request: StoreFetchRequest) throws -> ObjectIDList
@@ -41,6 +44,7 @@ public protocol ObjectIDFetchStore: PersistentStore {
 ///
 /// Without it the coordinator fetches the matching objects' IDs (no order, no range) and
 /// applies the request's offset and limit to their number.
+@_spi(StoreImplementation)
 public protocol ObjectCountStore: PersistentStore {
     /// How many objects a request matches, its offset and limit applied.
     func count(_ request: StoreFetchRequest) throws -> Int
@@ -50,6 +54,7 @@ public protocol ObjectCountStore: PersistentStore {
 /// SQLite store.
 ///
 /// Without it (or when it returns nil) the context fetches the rows and groups them in memory.
+@_spi(StoreImplementation)
 public protocol GroupingStore: PersistentStore {
     /// The groups and aggregates of a dictionary fetch; nil when the store cannot compute exactly
     /// what grouping its rows in memory gives.
@@ -60,6 +65,7 @@ public protocol GroupingStore: PersistentStore {
 /// objects' snapshots. The SQLite store.
 ///
 /// Without it (or when it returns nil) the context reads the matching objects' snapshots.
+@_spi(StoreImplementation)
 public protocol RowValuesStore: PersistentStore {
     /// For each object a fetch matches, in order and range, the stored value of each key (an
     /// attribute's value, a to-one's destination ID; nil: none); nil when the store cannot read
@@ -71,6 +77,7 @@ public protocol RowValuesStore: PersistentStore {
 /// destinations). The SQLite store.
 ///
 /// Without it the coordinator asks ``PersistentStore/snapshot(for:)`` for each object.
+@_spi(StoreImplementation)
 public protocol SnapshotBatchStore: PersistentStore {
     /// The snapshots of several objects; objects the store does not have are left out.
     func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot]
@@ -82,6 +89,7 @@ public protocol SnapshotBatchStore: PersistentStore {
 /// Without it the coordinator runs a batch with the core requirements: a fetch of the objects
 /// it selects, new primary keys, and one ``PersistentStore/save(_:)``, which lands whole or not
 /// at all.
+@_spi(StoreImplementation)
 public protocol BatchExecutingStore: PersistentStore {
     /// Runs a batch insert, update or delete whole, or throws and changes nothing.
     func executeBatch(_ request: StoreBatchRequest) throws -> StoreBatchResult
