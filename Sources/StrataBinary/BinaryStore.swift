@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// The compressed binary store: an ``AtomicStore`` that keeps its graph in one
 /// ``BinaryStoreFormat`` file.
@@ -7,7 +7,7 @@ public enum BinaryStore: Sendable {
     /// Opens or creates a binary store.
     ///
     /// - Throws: ``StoreError/io(file:operation:reason:)`` without a URL, or what reading throws.
-    public static func make(_ description: StoreDescription) throws -> AtomicStore {
+    @_spi(StoreImplementation) public static func make(_ description: StoreDescription) throws -> AtomicStore {
         guard description.url != nil else {
             throw StoreError.io(file: "", operation: "open", reason: "a binary store needs a file URL")
         }
@@ -18,6 +18,7 @@ public enum BinaryStore: Sendable {
 
 // StrataCore finds this conformance by the type's module and name (`LinkedModules`), so that
 // the store type needs no registration call: a new name must be written there too.
+@_spi(StoreImplementation)
 extension BinaryStore: BuiltInStoreFamily {
     /// ``StoreType/binary``.
     public static var storeType: StoreType { .binary }

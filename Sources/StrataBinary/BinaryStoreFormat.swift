@@ -1,9 +1,9 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Strata's compressed binary store file (`docs/formats/binary.md`): a checked header, the
 /// metadata uncompressed (so it can be read alone), and the objects deflate-compressed.
-public struct BinaryStoreFormat: AtomicStoreFormat {
+@_spi(StoreImplementation) public struct BinaryStoreFormat: AtomicStoreFormat {
     /// The format version this build writes and reads.
     public static let formatVersion: UInt16 = 1
     /// The size of the fixed header.
@@ -19,7 +19,7 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
 
     // MARK: Writing
 
-    public func write(_ image: StoreImage, to url: URL, model: ManagedObjectModel) throws {
+    @_spi(StoreImplementation) public func write(_ image: StoreImage, to url: URL, model: ManagedObjectModel) throws {
         try AtomicFileWriter.write(Data(try encode(image, model: model)), to: url)
     }
 
@@ -102,7 +102,7 @@ public struct BinaryStoreFormat: AtomicStoreFormat {
 
     // MARK: Reading
 
-    public func read(from url: URL, model: ManagedObjectModel) throws -> StoreImage {
+    @_spi(StoreImplementation) public func read(from url: URL, model: ManagedObjectModel) throws -> StoreImage {
         try decode([UInt8](AtomicFileWriter.read(url)), file: url.path, model: model)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// The tags of typed values in the binary format (`docs/formats/binary.md`).
 enum ValueTag: UInt8 {

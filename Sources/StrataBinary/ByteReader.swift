@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Reads the binary format's primitive values, checking every length against what is left, so
 /// a damaged or hostile file gives an error naming the offset instead of a crash or a huge

@@ -1,6 +1,6 @@
 internal import CZlib
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// zlib compression, CRC-32 and the bounds that keep hostile sizes from allocating.
 enum Deflate {

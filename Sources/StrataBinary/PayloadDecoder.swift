@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Decodes the object payload of a binary store and checks it against the model: known
 /// entities and keys, values of the right type, unique IDs. A reference to an object the file

@@ -2,6 +2,7 @@ import ArgumentParser
 import Collections
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 import StrataJSON
 
 /// `strata check STORE [--model M] [--json]`: the store's integrity (its file format's own

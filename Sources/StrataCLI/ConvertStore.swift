@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 
 /// `strata convert-store SRC DST [--model M] [--allow-loss] [--from-type T] [--to-type T] [--force]`.
 struct ConvertStore: ParsableCommand {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import Strata
-import StrataJSON
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataJSON
 
 /// `strata export STORE [--model M] [--allow-loss] [--output F] [--force]`; without `--model`,
 /// the compiled model the store keeps.

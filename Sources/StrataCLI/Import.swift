@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import Strata
-import StrataJSON
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataJSON
 
 /// `strata import F DST --model M [--type T] [--force] [--renumber]`; `F` may be `-` (standard
 /// input).

@@ -2,6 +2,7 @@ import ArgumentParser
 import Collections
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 import StrataJSON
 
 /// `strata inspect STORE [--model M] [--json]`; without `--model`, an Apple-written SQLite store is
@@ -64,7 +65,7 @@ struct Inspect: ParsableCommand {
         var counts = OrderedDictionary<String, JSONValue>()
         for entity in managedObjectModel.entities.sorted(by: { $0.name < $1.name }) where !entity.isAbstract {
             do {
-                counts[entity.name] = .integer(try opened.count(StoreFetchRequest(entityNames: [entity.name])))
+                counts[entity.name] = .integer(try opened.matchingCount(StoreFetchRequest(entityNames: [entity.name])))
             } catch {
                 throw CommandFailure(store, error)
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 import StrataJSON
 
 /// `strata query STORE [--model M] --entity E [--predicate P] [--sort K,-K2] [--limit N] [--offset N] [--count]
@@ -78,7 +79,7 @@ struct Query: ParsableCommand {
         do {
             try model.checkFetch(entityName: entity, predicate: request.predicate, sortDescriptors: request.sortDescriptors)
             if count {
-                text = "\(try opened.count(request))\n"
+                text = "\(try opened.matchingCount(request))\n"
             } else {
                 let progress = ProgressBar("printing")
                 defer { progress.finish() }

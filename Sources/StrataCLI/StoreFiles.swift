@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 
 /// Finding, opening and creating store files for the commands, with one-line errors that name
 /// the file.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 
 /// `strata validate STORE [--model M]`.
 struct Validate: ParsableCommand {
@@ -32,7 +33,7 @@ struct Validate: ParsableCommand {
         defer { progress.finish() }
         do {
             let entities = model.entities.filter { !$0.isAbstract }.sorted { $0.name < $1.name }
-            let total = try entities.reduce(0) { $0 + (try opened.count(StoreFetchRequest(entityNames: [$1.name]))) }
+            let total = try entities.reduce(0) { $0 + (try opened.matchingCount(StoreFetchRequest(entityNames: [$1.name]))) }
             progress.update(0, of: total)
             for entity in entities {
                 var request = FetchRequest(entityName: entity.name)

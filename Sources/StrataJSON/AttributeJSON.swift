@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// How attribute values are written in a JSON document and read back (see
 /// `docs/formats/json.md`): integers as integers, `Double` and `Float` as numbers that read back

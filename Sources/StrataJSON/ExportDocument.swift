@@ -1,6 +1,6 @@
 import Collections
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// The `strata-export` JSON document (see `docs/formats/json.md`): a store's UUID, metadata and
 /// every object, written so that two exports of equal data are equal byte for byte.
@@ -17,7 +17,7 @@ public enum ExportDocument {
 
     /// The whole document for `image`, one object per line, objects sorted by entity then
     /// primary key. `progress` hears (objects written, total) as the work goes.
-    public static func text(of image: StoreImage, storeType: StoreType, model: ManagedObjectModel,
+    @_spi(StoreImplementation) public static func text(of image: StoreImage, storeType: StoreType, model: ManagedObjectModel,
                             progress: ((Int, Int) -> Void)? = nil) -> String {
         let store: JSONValue = .object([
             "type": .string(storeType.rawValue),

@@ -1,6 +1,6 @@
 import Collections
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Reads a `strata-export` document into a ``StoreImage`` for a model, checking all of it first.
 ///
@@ -26,7 +26,7 @@ public struct ImportDocument {
     ///
     /// - Throws: ``ImportError`` listing every problem (a JSON syntax error is one problem at `$`
     ///   with its line and column).
-    public static func read(_ data: Data, model: ManagedObjectModel) throws(ImportError) -> StoreImage {
+    @_spi(StoreImplementation) public static func read(_ data: Data, model: ManagedObjectModel) throws(ImportError) -> StoreImage {
         try read(data, model: model, renumbering: false).image
     }
 
@@ -36,7 +36,7 @@ public struct ImportDocument {
     /// collision is a problem naming both objects' JSON paths.
     ///
     /// - Throws: ``ImportError`` listing every problem.
-    public static func read(_ data: Data, model: ManagedObjectModel,
+    @_spi(StoreImplementation) public static func read(_ data: Data, model: ManagedObjectModel,
                             renumbering: Bool) throws(ImportError) -> (image: StoreImage, renumbered: [ImportRenumbering]) {
         let root: JSONValue
         do {

@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 import StrataModelFiles
 
 extension MappingModel {
@@ -25,7 +25,7 @@ extension MappingModel {
     ///
     /// Only what the `XDDevMappingModel` reaches is read: Xcode leaves behind property mappings
     /// of entity mappings that were deleted, which belong to none.
-    public init(store: StoreImage, file: String) throws(MappingModelError) {
+    @_spi(StoreImplementation) public init(store: StoreImage, file: String) throws(MappingModelError) {
         let reader = MappingDocumentReader(store: store, file: file)
         self = try reader.mappingModel()
     }

@@ -1,6 +1,6 @@
 import Foundation
-import StrataCore
-import StrataXML
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataXML
 
 /// The Core Data XML store that Xcode saves as `xcmapping.xml` inside an `.xcmappingmodel`
 /// bundle, and the model of Xcode's own that it is written with.
@@ -104,7 +104,7 @@ public enum XcodeMappingStore {
     ///
     /// - Throws: ``MappingModelError/unreadableStore(file:_:)`` when the XML store cannot be
     ///   read (its error names the file and the line).
-    public static func read(at url: URL) throws(MappingModelError) -> StoreImage {
+    @_spi(StoreImplementation) public static func read(at url: URL) throws(MappingModelError) -> StoreImage {
         let document = documentURL(for: url)
         let model: ManagedObjectModel
         do { model = try self.model() } catch { throw .invalidDocument(file: document.path, reason: "\(error)") }

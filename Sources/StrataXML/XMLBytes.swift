@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Attribute values read straight from the UTF-8 bytes libxml2 hands over, for the common
 /// shapes of text. Each function answers nil whenever it is not certain, and the caller then

@@ -1,6 +1,6 @@
 internal import CLibXML2
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 #if canImport(Glibc)
 import Glibc
 private let systemRead = Glibc.read

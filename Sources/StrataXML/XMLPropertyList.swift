@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Apple's XML property-list syntax, as the XML store's `<metadata>` holds it.
 enum XMLPropertyList {

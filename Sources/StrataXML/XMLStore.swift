@@ -1,11 +1,11 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// The XML store: an ``AtomicStore`` that keeps its graph in one file of Core Data's XML store
 /// layout (``XMLStoreFormat``).
 public enum XMLStore: Sendable {
     /// Opens or creates an XML store.
-    public static func make(_ description: StoreDescription) throws -> AtomicStore {
+    @_spi(StoreImplementation) public static func make(_ description: StoreDescription) throws -> AtomicStore {
         guard description.url != nil else {
             throw StoreError.io(file: "", operation: "open", reason: "an XML store needs a file URL")
         }
@@ -16,6 +16,7 @@ public enum XMLStore: Sendable {
 
 // StrataCore finds this conformance by the type's module and name (`LinkedModules`), so that
 // the store type needs no registration call: a new name must be written there too.
+@_spi(StoreImplementation)
 extension XMLStore: BuiltInStoreFamily {
     /// ``StoreType/xml``.
     public static var storeType: StoreType { .xml }

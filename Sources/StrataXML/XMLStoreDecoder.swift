@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Reads an XML store document into a ``StoreImage``, checking it against the model.
 struct XMLStoreDecoder {

@@ -1,10 +1,10 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Core Data's XML store layout (`docs/formats/xml.md`): a `<databaseInfo>` with the store
 /// UUID and metadata property list, then one `<object type id>` per object with
 /// `<attribute name type>` and `<relationship name type destination idrefs>` children.
-public struct XMLStoreFormat: AtomicStoreFormat {
+@_spi(StoreImplementation) public struct XMLStoreFormat: AtomicStoreFormat {
     /// The `<version>` Core Data writes.
     static let databaseVersion = "134481920"
     /// Object ids start here, as in Core Data's files.
@@ -15,7 +15,7 @@ public struct XMLStoreFormat: AtomicStoreFormat {
 
     // MARK: Writing
 
-    public func write(_ image: StoreImage, to url: URL, model: ManagedObjectModel) throws {
+    @_spi(StoreImplementation) public func write(_ image: StoreImage, to url: URL, model: ManagedObjectModel) throws {
         var written = image
         written.metadata = try image.metadata(withCompiledModelOf: model)
         try AtomicFileWriter.write(Data(encode(written, model: model).utf8), to: url)
@@ -98,7 +98,7 @@ public struct XMLStoreFormat: AtomicStoreFormat {
 
     // MARK: Reading
 
-    public func read(from url: URL, model: ManagedObjectModel) throws -> StoreImage {
+    @_spi(StoreImplementation) public func read(from url: URL, model: ManagedObjectModel) throws -> StoreImage {
         try XMLStoreDecoder(reader: XMLStreamReader(contentsOf: url), model: model).decode(objects: true)
     }
 

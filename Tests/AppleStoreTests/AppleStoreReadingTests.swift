@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
         for objectID in image.objects.keys { read[objectID.entityName, default: 0] += 1 }
         for entity in model.entities where !entity.isAbstract {
             #expect(read[entity.name, default: 0] == expected[entity.name, default: 0], "\(entity.name)")
-            let counted = try store.count(StoreFetchRequest(entityNames: [entity.name]))
+            let counted = try store.matchingCount(StoreFetchRequest(entityNames: [entity.name]))
             #expect(counted == expected[entity.name, default: 0], "\(entity.name) counted")
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-import StrataJSON
-import StrataTestSupport
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataJSON
+@_spi(StoreImplementation) import StrataTestSupport
 import Testing
 
 /// The compiled model an Apple-written SQLite store keeps in `Z_MODELCACHE`: read without the

@@ -1,6 +1,8 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 @testable import StrataModelFiles
+@_spi(StoreImplementation) import StrataSQLite
 import StrataTestSupport
 import Testing
 

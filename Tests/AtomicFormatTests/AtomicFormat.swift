@@ -1,6 +1,7 @@
 import Foundation
 import Strata
-import StrataTestSupport
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataTestSupport
 import Testing
 
 /// The atomic file formats: stores that read and write their whole image at once. Every test of

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
-import StrataTestSupport
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataTestSupport
 import Testing
 
 /// Every atomic format refuses damaged files with a typed error naming the file and a place in

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
-import StrataTestSupport
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataTestSupport
 import Testing
 
 /// Every atomic format gives back exactly the image it was given: every value bit for bit,

@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-@testable import StrataBinary
-import StrataTestSupport
+@_spi(StoreImplementation) @testable import StrataBinary
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataTestSupport
 
 /// The binary store's part of the shared tests: the checksummed layout of
 /// `docs/formats/binary.md`.

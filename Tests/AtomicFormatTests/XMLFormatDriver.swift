@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-@testable import StrataXML
-import StrataTestSupport
+@_spi(StoreImplementation) @testable import StrataXML
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataTestSupport
 
 /// The XML store's part of the shared tests: Core Data's XML layout (`docs/formats/xml.md`).
 struct XMLFormatDriver: AtomicFormatDriver {

@@ -1,10 +1,15 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 
 /// A store that forwards everything to another store and counts the reads that reach it, so that
 /// a test can say how many store requests a fetch, a batch or a fault costs. No tests live here.
-final class CountingStore: PersistentStore {
+///
+/// It streams fetches, counts and reads many snapshots at once as the wrapped store does (or as
+/// the coordinator does for a store without those capabilities); it leaves the other
+/// capabilities to the coordinator's fallbacks, which go through its own core requirements.
+final class CountingStore: PersistentStore, StreamingFetchStore, ObjectCountStore, SnapshotBatchStore {
     /// The store read and written.
     let inner: any PersistentStore
     private let counters = Locked<[String: Int]>([:])
@@ -56,21 +61,12 @@ final class CountingStore: PersistentStore {
         return snapshots.map { ObjectSnapshot(objectID: $0.objectID, version: $0.version) }
     }
 
-    /// Forwards the coordinator's cached rows too, so that a store that takes rows from them does
-    /// so through this one.
-    func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows) throws -> [ObjectSnapshot] {
-        bump("fetch")
-        let snapshots = try inner.fetch(request, reusing: cachedRows)
-        guard !request.includesPropertyValues else { return snapshots }
-        return snapshots.map { ObjectSnapshot(objectID: $0.objectID, version: $0.version) }
-    }
-
     /// Forwards the receiver too, so that a store that hands rows on as it reads them does so
     /// through this one; without property values, only IDs go on.
     func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows?, into receiver: any SnapshotReceiver) throws {
         bump("fetch")
-        guard !request.includesPropertyValues else { return try inner.fetch(request, reusing: cachedRows, into: receiver) }
-        try inner.fetch(request, reusing: cachedRows, into: IDsOnly(receiver))
+        guard !request.includesPropertyValues else { return try inner.fetchHandingOn(request, reusing: cachedRows, to: receiver) }
+        try inner.fetchHandingOn(request, reusing: cachedRows, to: IDsOnly(receiver))
     }
 
     /// Passes on the IDs and versions of the snapshots it takes.
@@ -87,7 +83,7 @@ final class CountingStore: PersistentStore {
 
     func count(_ request: StoreFetchRequest) throws -> Int {
         bump("count")
-        return try inner.count(request)
+        return try inner.matchingCount(request)
     }
 
     func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
@@ -97,7 +93,7 @@ final class CountingStore: PersistentStore {
 
     func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {
         bump("snapshots")
-        return try inner.snapshots(for: objectIDs)
+        return try inner.loadSnapshots(for: objectIDs)
     }
 
     func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID] {

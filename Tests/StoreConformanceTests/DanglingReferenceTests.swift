@@ -1,5 +1,7 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataBinary
+@_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
-import StrataTestSupport
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataTestSupport
 import Testing
 
 /// What converting between store types rests on: every store hands out its whole contents as one

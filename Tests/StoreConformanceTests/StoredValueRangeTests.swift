@@ -1,6 +1,9 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataBinary
+@_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
+@_spi(StoreImplementation) import StrataXML
 import Testing
 
 /// A value its attribute cannot hold, written into a store file by another program (an

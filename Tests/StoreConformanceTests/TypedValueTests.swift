@@ -1,6 +1,7 @@
 import Foundation
 import Strata
-import StrataTestSupport
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataTestSupport
 import Testing
 
 /// Typed reads and writes (`value(forKey:as:)`, `setValue` with an `AttributeConvertible`

@@ -1,6 +1,6 @@
 import Foundation
 import Strata
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Testing
 #if canImport(Glibc)

@@ -29,6 +29,7 @@
 
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 
 #if canImport(Glibc)
 import Glibc

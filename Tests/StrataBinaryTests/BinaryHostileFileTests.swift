@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-@testable import StrataBinary
-import StrataTestSupport
+@testable @_spi(StoreImplementation) import StrataBinary
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataTestSupport
 import Testing
 
 /// The binary store refuses damaged headers, sections and hand-written payloads with a

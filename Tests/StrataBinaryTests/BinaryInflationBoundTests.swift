@@ -1,6 +1,7 @@
 import Foundation
 import Strata
-@testable import StrataBinary
+@testable @_spi(StoreImplementation) import StrataBinary
+@_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Testing
 

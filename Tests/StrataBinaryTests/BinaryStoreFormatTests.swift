@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-@testable import StrataBinary
-import StrataTestSupport
+@testable @_spi(StoreImplementation) import StrataBinary
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataTestSupport
 import Testing
 
 /// The binary format follows its documented layout: header fields, checksums, optional flags.

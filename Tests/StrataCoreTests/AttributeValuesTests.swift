@@ -1,6 +1,6 @@
 import Foundation
+@testable @_spi(StoreImplementation) import StrataCore
 import Testing
-@testable import StrataCore
 import StrataTestSupport
 
 /// Attribute values kept by position in a layout and read by name: the same answers whatever

@@ -1,4 +1,4 @@
-@testable import StrataCore
+@testable @_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-@testable import StrataCore
+@testable @_spi(StoreImplementation) import StrataCore
 import Testing
 
 /// How rows go into the cache: copied from a list the caller keeps (`insert(_:)`), or moved out

@@ -1,7 +1,7 @@
 import Foundation
 import StrataCore
 import Testing
-@testable import StrataJSON
+@testable @_spi(StoreImplementation) import StrataJSON
 
 @Suite("Attribute values in JSON")
 struct AttributeJSONTests {

@@ -1,8 +1,9 @@
 import Foundation
 import Strata
-import StrataTestSupport
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataTestSupport
 import Testing
-@testable import StrataJSON
+@testable @_spi(StoreImplementation) import StrataJSON
 
 @Suite("Export and import documents")
 struct ExportImportTests {

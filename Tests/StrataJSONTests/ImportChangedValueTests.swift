@@ -1,8 +1,9 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Testing
-@testable import StrataJSON
+@testable @_spi(StoreImplementation) import StrataJSON
 
 /// An import never changes a value or a key on its way into a store: numbers beyond their
 /// type's range, decimals of more digits than a Decimal keeps and colliding primary keys are

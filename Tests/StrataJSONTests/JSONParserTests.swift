@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StrataJSON
+@testable @_spi(StoreImplementation) import StrataJSON
 
 @Suite("JSON parser")
 struct JSONParserTests {

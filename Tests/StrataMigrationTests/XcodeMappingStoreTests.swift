@@ -1,8 +1,8 @@
 import Foundation
-import StrataCore
-import StrataJSON
-import StrataMigration
-import StrataXML
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataJSON
+@_spi(StoreImplementation) import StrataMigration
+@_spi(StoreImplementation) import StrataXML
 import Testing
 
 @Suite("Xcode's mapping model store")

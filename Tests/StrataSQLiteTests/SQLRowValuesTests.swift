@@ -1,8 +1,8 @@
 import Foundation
 import Strata
+@testable @_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Testing
-@testable import StrataCore
 @testable import StrataSQLite
 
 /// Dictionary fetches that neither group nor ask for distinct results: the SQLite store reads

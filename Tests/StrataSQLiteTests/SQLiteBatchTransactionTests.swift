@@ -1,8 +1,9 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
+@testable @_spi(StoreImplementation) import StrataSQLite
 import StrataTestSupport
 import Testing
-@testable import StrataSQLite
 
 /// Batch requests with a predicate on the SQLite store select their rows inside the
 /// `BEGIN IMMEDIATE` transaction that changes them, so that what another connection writes

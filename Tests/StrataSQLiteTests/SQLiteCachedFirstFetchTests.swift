@@ -1,8 +1,8 @@
 import Foundation
 import Strata
+@testable @_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Testing
-@testable import StrataCore
 @testable import StrataSQLite
 
 /// Fetches read cached-first: after a fetch of a table that found nearly every row in the

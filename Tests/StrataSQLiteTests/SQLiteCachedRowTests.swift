@@ -1,8 +1,8 @@
 import Foundation
 import Strata
+@testable @_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Testing
-@testable import StrataCore
 @testable import StrataSQLite
 
 /// Fetches that take rows from the coordinator's row cache: a row read at the version the cache

@@ -1,8 +1,9 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
+@testable @_spi(StoreImplementation) import StrataSQLite
 import StrataTestSupport
 import Testing
-@testable import StrataSQLite
 
 /// What only the SQLite store has: Core Data's schema as another tool sees it, transactions that
 /// roll back, and files that are not stores.

@@ -1,8 +1,8 @@
 import Foundation
 import Strata
+@testable @_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Testing
-@testable import StrataCore
 @testable import StrataSQLite
 
 /// Counts on a store another program wrote a stray row into (a row whose `Z_ENT` is the code of

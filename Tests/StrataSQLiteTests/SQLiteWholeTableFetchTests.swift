@@ -1,8 +1,8 @@
 import Foundation
 import Strata
+@testable @_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Testing
-@testable import StrataCore
 @testable import StrataSQLite
 
 /// A fetch of every row of a table reserves room for its rows from the table's highest key:

@@ -1,9 +1,10 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 
 /// What reading a store file (or its bytes in memory) did: the image, a typed refusal naming
 /// the file, or another error (which a reader must never throw for bad input).
-public enum ReadOutcome: CustomStringConvertible {
+@_spi(StoreImplementation) public enum ReadOutcome: CustomStringConvertible {
     /// The bytes decoded.
     case decoded(StoreImage)
     /// `StoreError.corruptStore`, or `StoreError.invalidStoredValue` (a value its attribute

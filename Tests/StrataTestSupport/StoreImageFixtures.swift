@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 
 /// Store images full of values that are easy to lose: for the round-trip tests of every file
 /// format. Every value here is written by hand, never taken from a format's output.
@@ -162,7 +163,7 @@ public enum StoreImageFixtures {
 
     /// A whole image: many `Thing`s (one value of each list each), owners with ordered things,
     /// tags, squares and circles sharing the `Shape` key sequence, custom metadata and next keys.
-    public static func everyValueImage(model: ManagedObjectModel, type: StoreType = .binary) -> StoreImage {
+    @_spi(StoreImplementation) public static func everyValueImage(model: ManagedObjectModel, type: StoreType = .binary) -> StoreImage {
         let store = storeIdentifier
         func id(_ entity: String, _ pk: Int64) -> ManagedObjectID {
             ManagedObjectID(entityName: entity, storeIdentifier: store, primaryKey: pk)
@@ -232,7 +233,7 @@ extension StoreImageFixtures {
     /// Every value of the fixture lists that `decoded` (an image of ``everyValueImage(model:type:)``
     /// after a trip through a format) does not hold exactly: strings by scalars, floating-point
     /// numbers and dates by bits, decimals by digits. Empty when all came back.
-    public static func valueMismatches(in decoded: StoreImage) -> [String] {
+    @_spi(StoreImplementation) public static func valueMismatches(in decoded: StoreImage) -> [String] {
         var out: [String] = []
         func attribute(_ index: Int, _ key: String) -> AttributeValue? {
             decoded.objects[ManagedObjectID(entityName: "Thing", storeIdentifier: decoded.identifier,
@@ -315,7 +316,7 @@ public enum PetsModel {
     }
 
     /// A small store: Ann with Rex, Tom and Nemo.
-    public static func image(identifier: String = "PETS-STORE") -> StoreImage {
+    @_spi(StoreImplementation) public static func image(identifier: String = "PETS-STORE") -> StoreImage {
         func id(_ entity: String, _ pk: Int64) -> ManagedObjectID {
             ManagedObjectID(entityName: entity, storeIdentifier: identifier, primaryKey: pk)
         }
@@ -368,7 +369,7 @@ public enum Identical {
 
     /// Every difference between two images, one line each (empty when they are identical).
     /// Attribute values compare by ``AttributeValue``'s bitwise equality.
-    public static func differences(_ expected: StoreImage, _ actual: StoreImage) -> [String] {
+    @_spi(StoreImplementation) public static func differences(_ expected: StoreImage, _ actual: StoreImage) -> [String] {
         var out: [String] = []
         if expected.identifier != actual.identifier {
             out.append("identifier \(expected.identifier) != \(actual.identifier)")

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 
 /// A store type the conformance suite runs every behavioural test against.
 ///

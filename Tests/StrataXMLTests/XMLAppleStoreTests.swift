@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-@testable import StrataXML
+@_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
+@testable @_spi(StoreImplementation) import StrataXML
 import Testing
 
 /// A store in exactly the layout Apple's Core Data (and Xcode, for its `xcmapping.xml` files)

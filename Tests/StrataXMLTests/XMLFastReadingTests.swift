@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-@testable import StrataXML
-import StrataTestSupport
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataTestSupport
+@testable @_spi(StoreImplementation) import StrataXML
 import Testing
 
 /// The XML store's fast reading: the file read in chunks, and values read from bytes, must

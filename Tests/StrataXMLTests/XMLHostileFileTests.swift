@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-@testable import StrataXML
-import StrataTestSupport
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataTestSupport
+@testable @_spi(StoreImplementation) import StrataXML
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,9 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
+@testable @_spi(StoreImplementation) import StrataXML
 import Testing
-@testable import StrataXML
 
 /// An XML store read with a model that lacks its entities says the model does not match the
 /// store, naming the entities; its UUID is in the metadata read alone.

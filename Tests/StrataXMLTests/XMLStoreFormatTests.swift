@@ -1,7 +1,8 @@
 import Foundation
 import Strata
-@testable import StrataXML
-import StrataTestSupport
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataTestSupport
+@testable @_spi(StoreImplementation) import StrataXML
 import Testing
 
 /// The XML format reads Core Data's layout: a document written by hand after its description,

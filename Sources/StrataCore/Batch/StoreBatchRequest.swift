@@ -1,5 +1,6 @@
 /// A batch request as one store receives it: checked and converted by the coordinator, with
-/// values already in their stored form. What ``PersistentStore/executeBatch(_:)`` takes.
+/// values already in their stored form. What ``BatchExecutingStore/executeBatch(_:)`` takes.
+@_spi(StoreImplementation)
 public enum StoreBatchRequest: Sendable, Hashable {
     /// Insert new objects.
     case insert(StoreBatchInsert)
@@ -10,6 +11,7 @@ public enum StoreBatchRequest: Sendable, Hashable {
 }
 
 /// New objects of one entity for one store.
+@_spi(StoreImplementation)
 public struct StoreBatchInsert: Sendable, Hashable {
     /// The entity (concrete) of every new object.
     public var entityName: String
@@ -26,6 +28,7 @@ public struct StoreBatchInsert: Sendable, Hashable {
 }
 
 /// New attribute values for the objects of one store that a selection matches.
+@_spi(StoreImplementation)
 public struct StoreBatchUpdate: Sendable, Hashable {
     /// The objects to update: entities and predicate (order and range are not used).
     public var selection: StoreFetchRequest
@@ -48,6 +51,7 @@ public struct StoreBatchUpdate: Sendable, Hashable {
 }
 
 /// Objects of one store to delete.
+@_spi(StoreImplementation)
 public struct StoreBatchDelete: Sendable, Hashable {
     /// What is deleted.
     public enum Target: Sendable, Hashable {
@@ -67,6 +71,7 @@ public struct StoreBatchDelete: Sendable, Hashable {
 }
 
 /// What a store did with a batch request.
+@_spi(StoreImplementation)
 public struct StoreBatchResult: Sendable, Hashable {
     /// The objects inserted, updated or deleted (deleted by a cascade included), in the order
     /// the store handled them.

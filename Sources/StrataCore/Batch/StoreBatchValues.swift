@@ -1,5 +1,6 @@
 /// The objects of a store seen through its requirements, so that key paths and expressions can
 /// walk across relationships: what a batch update evaluates its expressions against.
+@_spi(StoreImplementation)
 public struct StoreSnapshotSource: SnapshotSource {
     /// The store read.
     public let store: any PersistentStore

@@ -12,6 +12,7 @@
 /// cache holds none of (the cache is cold, or holds other entities) costs a comparison of names a
 /// row, not a lookup. Rows of that entity cached by another context while the fetch runs are then
 /// read from the store, as they would have been a moment earlier.
+@_spi(StoreImplementation)
 public final class CachedRows {
     private let cache: RowCache
     /// The store the fetch asks, whose rows these are.

@@ -27,7 +27,7 @@ extension PersistentStoreCoordinator {
         }
         try checkUniqueness(objects, entity: entity)
         defer { rowCache.removeAll() }
-        let result = try store.executeBatch(.insert(StoreBatchInsert(entityName: entity.name, objects: objects)))
+        let result = try store.runBatch(.insert(StoreBatchInsert(entityName: entity.name, objects: objects)))
         return BatchResult(request.resultType, objectIDs: result.objectIDs, changeKey: ManagedObjectContext.insertedObjectsKey)
     }
 
@@ -63,7 +63,7 @@ extension PersistentStoreCoordinator {
         for (store, held) in try batchStores(for: fetch) {
             let selection = StoreFetchRequest(entityNames: held, predicate: request.predicate, includesPropertyValues: false)
             defer { rowCache.removeAll() }
-            updated += try store.executeBatch(.update(StoreBatchUpdate(selection: selection, values: values))).objectIDs
+            updated += try store.runBatch(.update(StoreBatchUpdate(selection: selection, values: values))).objectIDs
         }
         return BatchResult(request.resultType, objectIDs: updated, changeKey: ManagedObjectContext.updatedObjectsKey)
     }
@@ -100,7 +100,7 @@ extension PersistentStoreCoordinator {
         var nullified: [ManagedObjectID] = []
         for (store, target) in work {
             defer { rowCache.removeAll() }
-            let result = try store.executeBatch(.delete(StoreBatchDelete(target: target)))
+            let result = try store.runBatch(.delete(StoreBatchDelete(target: target)))
             deleted += result.objectIDs
             nullified += result.nullifiedObjectIDs
         }

@@ -18,12 +18,12 @@ extension PersistentStoreCoordinator {
     func fetchSnapshots(_ request: FetchRequest, into receiver: any SnapshotReceiver) throws {
         for (store, storeRequest) in try storeRequests(for: request) {
             guard request.includesPropertyValues, rowCache.capacity > 0 else {
-                try store.fetch(storeRequest, reusing: nil, into: receiver)
+                try store.fetchHandingOn(storeRequest, reusing: nil, to: receiver)
                 continue
             }
             let cachedRows = CachedRows(rowCache, storeIdentifier: store.identifier)
             let caching = CachingReceiver(passingTo: receiver, capacity: rowCache.capacity, cachedRows: cachedRows)
-            try store.fetch(storeRequest, reusing: cachedRows, into: caching)
+            try store.fetchHandingOn(storeRequest, reusing: cachedRows, to: caching)
             if var kept = caching.takeKept() { rowCache.insert(taking: &kept) }
         }
     }
@@ -31,7 +31,7 @@ extension PersistentStoreCoordinator {
     /// Fetches the IDs of matching objects from every store a request may touch, each store
     /// answering for its own entities with the request's order and range.
     func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectIDList] {
-        try storeRequests(for: request).map { store, storeRequest in try store.fetchObjectIDs(storeRequest) }
+        try storeRequests(for: request).map { store, storeRequest in try store.matchingObjectIDs(storeRequest) }
     }
 
     /// The stores a request may touch, each with the request for its own entities.
@@ -54,7 +54,7 @@ extension PersistentStoreCoordinator {
             guard let store = persistentStore(withIdentifier: storeID) else { continue }
             let missing = rowCache.snapshots(for: ids, into: &result)
             guard !missing.isEmpty else { continue }
-            let loaded = try store.snapshots(for: missing)
+            let loaded = try store.loadSnapshots(for: missing)
             rowCache.insert(loaded)
             for snapshot in loaded { result[snapshot.objectID] = snapshot }
         }
@@ -81,7 +81,7 @@ extension PersistentStoreCoordinator {
     func countObjects(_ request: FetchRequest) throws -> Int {
         let entities = try concreteEntities(for: request)
         return try storesAffected(by: request, entities: entities).reduce(0) { total, pair in
-            total + (try pair.0.count(StoreFetchRequest(entityNames: pair.1, predicate: request.predicate)))
+            total + (try pair.0.matchingCount(StoreFetchRequest(entityNames: pair.1, predicate: request.predicate)))
         }
     }
 
@@ -91,7 +91,7 @@ extension PersistentStoreCoordinator {
     func fetchGroups(_ grouping: StoreGroupingRequest, for request: FetchRequest) throws -> StoreGroupingResult? {
         let stores = storesAffected(by: request, entities: grouping.entityNames)
         guard stores.count == 1, let (store, held) = stores.first, held == grouping.entityNames else { return nil }
-        return try store.groups(grouping)
+        return try store.groupsInStore(grouping)
     }
 
     /// The values of `keys` of each object `request` matches, from the one store that holds every
@@ -101,7 +101,7 @@ extension PersistentStoreCoordinator {
         let requests = try storeRequests(for: request)
         guard requests.count == 1, let (store, storeRequest) = requests.first,
               storeRequest.entityNames == (try concreteEntities(for: request)) else { return nil }
-        return try store.rowValues(StoreValuesRequest(fetch: storeRequest, keys: keys))
+        return try store.rowValuesInStore(StoreValuesRequest(fetch: storeRequest, keys: keys))
     }
 
     /// The number of stores a request may touch.

@@ -2,12 +2,12 @@ import Foundation
 
 extension Decimal {
     /// The most significant digits a `Decimal` keeps: 38 (its mantissa is 128 bits).
-    package static let maximumSignificantDigits = 38
+    @_spi(StoreImplementation) public static let maximumSignificantDigits = 38
 
     /// The decimal number `text` spells (POSIX digits, an optional sign, point and exponent),
     /// only when `Decimal` holds it exactly: nil for text of more than 38 significant digits,
     /// which `Decimal(string:)` would cut, or that is no number.
-    package init?(exactly text: String) {
+    @_spi(StoreImplementation) public init?(exactly text: String) {
         guard Self.significantDigits(text) <= Self.maximumSignificantDigits,
               let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN else { return nil }
         self = decimal

@@ -106,7 +106,7 @@ public struct EntityDescription: Sendable, Hashable {
 
     /// Where each attribute's value sits in the ``AttributeValues`` of the entity's objects and
     /// snapshots: every attribute, inherited first, in order.
-    public var attributeLayout: AttributeLayout { storage.fields.attributeLayout }
+    @_spi(StoreImplementation) public var attributeLayout: AttributeLayout { storage.fields.attributeLayout }
 
     /// The type of the attribute at each position of ``attributeLayout``.
     var attributeTypesByPosition: [AttributeType] { storage.fields.attributeTypesByPosition }

@@ -5,7 +5,7 @@
 /// value is found by position rather than by hashing its name into a dictionary.
 public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible {
     /// The attribute names, each once, in order.
-    public let names: [String]
+    @_spi(StoreImplementation) public let names: [String]
     private let positions: [String: Int]
     /// The names' own words, and those of names known not to be attributes, for finding a name
     /// without hashing its text (see ``position(of:)``). The table keeps the names it holds.
@@ -15,7 +15,7 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
     @usableFromInline let slotTable: AttributeSlotTable
 
     /// A layout of `names`, in order; a repeated name keeps its first position.
-    public convenience init(names: [String]) {
+    @_spi(StoreImplementation) public convenience init(names: [String]) {
         self.init(names: names, otherNames: [])
     }
 
@@ -45,7 +45,7 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// The layout with no names.
-    public static let empty = AttributeLayout(names: [])
+    @_spi(StoreImplementation) public static let empty = AttributeLayout(names: [])
 
     /// The position of `name`, nil when the layout does not have it.
     ///
@@ -53,7 +53,7 @@ public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible 
     /// caller's code, or a name read from the model) is found by its two words in a small table,
     /// without hashing or comparing its text; any other spelling is looked up by hash.
     @inline(__always)
-    public func position(of name: String) -> Int? {
+    @_spi(StoreImplementation) public func position(of name: String) -> Int? {
         switch words.lookUp(NameBits(name)) {
         case .found(let position): position
         case .notAName: nil

@@ -20,11 +20,11 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     @inlinable var slots: AttributeSlots { storage ?? AttributeSlots.empty }
 
     /// The names the values are kept by, in order.
-    public var layout: AttributeLayout { slots.layout }
+    @_spi(StoreImplementation) public var layout: AttributeLayout { slots.layout }
 
     /// Whether the values are kept in `other`: compared by reference, without retaining either.
     @inlinable
-    public func isLaidOut(as other: AttributeLayout) -> Bool {
+    @_spi(StoreImplementation) public func isLaidOut(as other: AttributeLayout) -> Bool {
         guard let storage else { return other === AttributeLayout.empty }
         return storage.isLaidOut(as: other)
     }
@@ -35,7 +35,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     }
 
     /// No values yet, kept in `layout`.
-    public init(layout: AttributeLayout) {
+    @_spi(StoreImplementation) public init(layout: AttributeLayout) {
         storage = AttributeSlots.make(layout: layout) { _ in nil }
     }
 
@@ -43,7 +43,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// what a store that decodes a row by position makes, each value put in place as it is
     /// decoded. When `value` throws, so does this.
     @inlinable @inline(__always)
-    public init(layout: AttributeLayout, values value: (_ position: Int) throws -> AttributeValue?) rethrows {
+    @_spi(StoreImplementation) public init(layout: AttributeLayout, values value: (_ position: Int) throws -> AttributeValue?) rethrows {
         self.init(storage: try AttributeSlots.make(layout: layout, value))
     }
 
@@ -55,7 +55,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
 
     /// Values kept in `layout`, the value at each position taken from `slots` in order.
     /// Positions `slots` does not reach have no value; slots past the layout's end are dropped.
-    public init(layout: AttributeLayout, slots: ContiguousArray<AttributeValue?>) {
+    @_spi(StoreImplementation) public init(layout: AttributeLayout, slots: ContiguousArray<AttributeValue?>) {
         self.init(layout: layout) { $0 < slots.count ? slots[$0] : nil }
     }
 
@@ -126,7 +126,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// entity's ``EntityDescription/attributeLayout`` uses instead of names (check that
     /// ``layout`` is that layout first: `===`). `position` must be a position of ``layout``.
     @inlinable
-    public subscript(position position: Int) -> AttributeValue? {
+    @_spi(StoreImplementation) public subscript(position position: Int) -> AttributeValue? {
         get {
             guard let storage else { return nil }
             return storage[position]
@@ -139,7 +139,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// The value at `position` of `layout` (an entity's ``EntityDescription/attributeLayout``):
     /// found by position when these values are kept in `layout`, by its name otherwise.
     @inlinable @inline(__always)
-    public func value(at position: Int, of layout: AttributeLayout) -> AttributeValue? {
+    @_spi(StoreImplementation) public func value(at position: Int, of layout: AttributeLayout) -> AttributeValue? {
         isLaidOut(as: layout) ? self[position: position] : self[layout.names[position]]
     }
 
@@ -155,7 +155,7 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
     /// Sets the value at `position` of `layout`, as ``value(at:of:)`` finds it; returns the
     /// value it replaced.
     @discardableResult
-    public mutating func replaceValue(at position: Int, of layout: AttributeLayout, with value: AttributeValue?) -> AttributeValue? {
+    @_spi(StoreImplementation) public mutating func replaceValue(at position: Int, of layout: AttributeLayout, with value: AttributeValue?) -> AttributeValue? {
         if isLaidOut(as: layout) {
             defer { setSlot(value, at: position) }
             return self[position: position]

@@ -10,7 +10,7 @@ import Synchronization
 /// `x-coredata:///<Entity>/t<UUID>` for a temporary one (see `docs/object-ids.md`).
 public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     /// The entity and the store, shared with the other IDs of the entity in the store.
-    package let scope: ObjectIDScope
+    @usableFromInline package let scope: ObjectIDScope
     /// The primary key or the temporary identifier.
     let key: Key
 
@@ -95,6 +95,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates a permanent ID for the row `primaryKey` of the entity and store of `scope`: what a
     /// store that reads many rows of one entity makes its IDs with.
+    @usableFromInline
     package init(_ scope: ObjectIDScope, primaryKey: Int64) {
         self.init(scope: scope, key: .permanent(primaryKey))
     }

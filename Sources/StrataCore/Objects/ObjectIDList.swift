@@ -1,9 +1,10 @@
 /// A list of object IDs kept compactly: a primary key and a small index into a table of
 /// (entity, store) pairs per ID, 12 bytes an ID instead of a ``ManagedObjectID`` each.
 ///
-/// What a store returns for ``PersistentStore/fetchObjectIDs(_:)`` and what batched results
+/// What a store returns for ``ObjectIDFetchStore/fetchObjectIDs(_:)`` and what batched results
 /// keep, so that listing a million matching objects takes a few megabytes. Temporary IDs (of
 /// unsaved objects) are kept aside, whole.
+@_spi(StoreImplementation)
 public struct ObjectIDList: RandomAccessCollection, Sendable {
     /// An entity and a store, shared by many IDs.
     private struct Kind: Sendable, Hashable {

@@ -6,11 +6,12 @@
 /// told apart, and found in a context's registry, by comparing one reference. Two scopes of the
 /// same names are still equal (``ManagedObjectID/==(_:_:)`` compares the names when the
 /// references differ), so a scope made outside the table is only slower, never wrong.
+@usableFromInline
 package final class ObjectIDScope: Sendable {
     /// The entity of the IDs.
-    package let entityName: String
+    @usableFromInline package let entityName: String
     /// The store of the IDs; nil for temporary IDs.
-    package let storeIdentifier: String?
+    @usableFromInline package let storeIdentifier: String?
 
     private init(entityName: String, storeIdentifier: String?) {
         self.entityName = entityName
@@ -74,6 +75,7 @@ package final class ObjectIDScope: Sendable {
     static let internedLimit = 4_096
 
     /// The scope of `entityName` in the store `storeIdentifier` (nil: temporary IDs).
+    @usableFromInline
     package static func named(_ entityName: String, in storeIdentifier: String?) -> ObjectIDScope {
         table.withLock { table in
             if let last = table.last, last.isExactly(entityName, storeIdentifier) { return last }
@@ -94,13 +96,15 @@ package final class ObjectIDScope: Sendable {
 /// The ID scopes of one store a maker of many IDs used last: IDs come in runs of one or two
 /// entities (a row and its to-ones' destinations, the inserted objects of a save), told apart
 /// here by comparing names, at once when they are the very strings, without the table's lock.
+@usableFromInline
 package struct RecentScopes {
     /// The store of the IDs.
-    package let storeIdentifier: String?
+    @usableFromInline package let storeIdentifier: String?
     @usableFromInline var recent: ObjectIDScope?
     @usableFromInline var earlier: ObjectIDScope?
 
     /// No scope used yet, for IDs of `storeIdentifier`.
+    @usableFromInline
     package init(storeIdentifier: String?) {
         self.storeIdentifier = storeIdentifier
     }

@@ -18,6 +18,7 @@ private let systemWrite = Darwin.write
 /// Writes a file so that a crash at any moment leaves either the old file or the new one,
 /// never a mix: the bytes go to a temporary file in the same folder, which is flushed to disk
 /// (`fsync`), renamed over the old file, and the folder is flushed too.
+@_spi(StoreImplementation)
 public enum AtomicFileWriter {
     /// Replaces the file at `url` with `data`, crash-safely.
     ///

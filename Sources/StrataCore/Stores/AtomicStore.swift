@@ -6,6 +6,7 @@ import Foundation
 /// A file format plugs in through ``AtomicStoreFormat``; without one the store is purely in
 /// memory. A save is checked (merge conflicts, duplicate and missing objects) and written before
 /// the in-memory image changes, so a failed save leaves the store as it was.
+@_spi(StoreImplementation)
 public final class AtomicStore: PersistentStore {
     public let type: StoreType
     public let url: URL?
@@ -60,15 +61,6 @@ public final class AtomicStore: PersistentStore {
     public func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot] {
         let objects = image.withLock { $0.objects }
         return try SnapshotQuery.apply(request, to: Array(objects.values), source: objects, model: model)
-    }
-
-    public func count(_ request: StoreFetchRequest) throws -> Int {
-        var unranged = request
-        unranged.fetchLimit = 0
-        unranged.fetchOffset = 0
-        unranged.sortDescriptors = []
-        let total = try fetch(unranged).count - request.fetchOffset
-        return max(0, request.fetchLimit > 0 ? min(total, request.fetchLimit) : total)
     }
 
     public func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
@@ -211,6 +203,7 @@ public final class AtomicStore: PersistentStore {
     }
 }
 
+@_spi(StoreImplementation)
 extension AtomicStore: IntegrityCheckingStore {
     /// The references the file held to objects it does not hold, as its reader found them
     /// (none once a save has written the file anew).
@@ -229,6 +222,7 @@ extension AtomicStore: IntegrityCheckingStore {
 }
 
 /// The in-memory store: an ``AtomicStore`` with no file. The test double for your own tests.
+@_spi(StoreImplementation)
 public enum InMemoryStore {
     /// Makes an in-memory store.
     public static func make(_ description: StoreDescription) throws -> AtomicStore {

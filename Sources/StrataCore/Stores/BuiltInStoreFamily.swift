@@ -5,7 +5,7 @@ import Foundation
 /// so linking the module (`import Strata`) is all an app does to use it.
 ///
 /// Other store families register with ``StoreType/register(_:factory:metadataReader:)``.
-public protocol BuiltInStoreFamily: Sendable {
+@_spi(StoreImplementation) public protocol BuiltInStoreFamily: Sendable {
     /// The store type the family makes.
     static var storeType: StoreType { get }
 
@@ -23,7 +23,7 @@ public protocol BuiltInStoreFamily: Sendable {
 /// The module that writes and reads Core Data's compiled model (`StrataModelFiles`), found by
 /// name as a ``BuiltInStoreFamily`` is: it gives the ``CompiledModelCoder`` that stores use
 /// until another one is installed.
-public protocol BuiltInCompiledModelCoding {
+@_spi(StoreImplementation) public protocol BuiltInCompiledModelCoding {
     /// The coder stores use by default.
     static var compiledModelCoder: CompiledModelCoder { get }
 }

@@ -14,6 +14,7 @@ import Foundation
 /// CompiledModelCoder.install(CompiledModelCoder(encode: { try CompiledModel.storeCache(of: $0) },
 ///                                               decode: { try CompiledModel.model(fromStoreCache: $0) }))
 /// ```
+@_spi(StoreImplementation)
 public struct CompiledModelCoder: Sendable {
     /// The compiled model of a model.
     public var encode: @Sendable (ManagedObjectModel) throws -> Data

@@ -5,6 +5,13 @@ import Foundation
 ///
 /// Stores are `Sendable` and thread-safe. They speak in ``ObjectSnapshot``s and
 /// ``ManagedObjectID``s, never in managed objects.
+///
+/// The requirements below are the whole of what a store must do; they are enough for every
+/// behaviour of a context. A store that can do more declares optional capabilities
+/// (``StreamingFetchStore``, ``RowCacheFetchStore``, ``ObjectIDFetchStore``,
+/// ``ObjectCountStore``, ``GroupingStore``, ``RowValuesStore``, ``SnapshotBatchStore``,
+/// ``BatchExecutingStore``), which the coordinator detects; without one the coordinator does the
+/// same work with the requirements below. See `docs/store-implementation.md`.
 public protocol PersistentStore: AnyObject, Sendable {
     /// The store's UUID, recorded in its file; part of every object URI.
     var identifier: String { get }
@@ -22,89 +29,27 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// Replaces the program-defined metadata; written with the next save.
     func setMetadata(_ metadata: [String: PropertyListValue]) throws
     /// The snapshots of the objects a request matches, ordered and ranged as it asks.
-    func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot]
-    /// Fetches as ``fetch(_:)`` does, and may return a row of `cachedRows` where it reads a row
-    /// at the version cached, instead of the row it read. The default fetches and ignores them.
-    func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows) throws -> [ObjectSnapshot]
-    /// Fetches as ``fetch(_:reusing:)`` does (as ``fetch(_:)`` without `cachedRows`), handing
-    /// the snapshots to `receiver`, in order, instead of returning a list. The default fetches
-    /// the list and hands it on whole; a store that reads rows one at a time (the SQLite store)
-    /// hands them on in runs as it reads them.
-    func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows?, into receiver: any SnapshotReceiver) throws
-    /// The IDs of the objects a request matches, ordered and ranged as it asks, without their
-    /// values. The default takes them from ``fetch(_:)``; a store that can list IDs without
-    /// making snapshots (the SQLite store) does better.
-    func fetchObjectIDs(_ request: StoreFetchRequest) throws -> ObjectIDList
-    /// How many objects a request matches.
-    func count(_ request: StoreFetchRequest) throws -> Int
-    /// The groups and aggregates of a dictionary fetch, computed where the rows are; nil when
-    /// the store cannot compute exactly what grouping its rows in memory gives (the context then
-    /// does that). The default is nil.
-    func groups(_ request: StoreGroupingRequest) throws -> StoreGroupingResult?
-    /// The values of some properties of each object a fetch matches, in order and range: for each
-    /// object, the stored value of each key (an attribute's value, a to-one's destination ID; nil:
-    /// none). Nil when the store cannot read them so (the context then reads the objects'
-    /// snapshots). The default is nil.
-    func rowValues(_ request: StoreValuesRequest) throws -> [[AttributeValue?]]?
+    @_spi(StoreImplementation) func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot]
     /// The snapshot of one object, or nil when the store has no such object.
-    func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot?
-    /// The snapshots of several objects in one go (a batch of faults, prefetched destinations);
-    /// objects the store does not have are left out. The default asks ``snapshot(for:)`` for each.
-    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot]
+    @_spi(StoreImplementation) func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot?
     /// The destinations of a to-many relationship of one object, in order.
-    func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID]
+    @_spi(StoreImplementation) func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID]
     /// Reserves `count` new primary keys for objects under the inheritance root `rootEntity`.
-    func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64]
+    @_spi(StoreImplementation) func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64]
     /// Applies a save whole, or throws and changes nothing.
-    func save(_ request: StoreSaveRequest) throws
-    /// Runs a batch insert, update or delete whole, or throws and changes nothing. The default
-    /// does it with the requirements above (a fetch, new primary keys and one save); a store that
-    /// can do it without reading objects (the SQLite store) does better. See
-    /// `docs/batch-requests.md`.
-    func executeBatch(_ request: StoreBatchRequest) throws -> StoreBatchResult
+    @_spi(StoreImplementation) func save(_ request: StoreSaveRequest) throws
 
     /// Everything the store holds as one image (UUID, metadata, every object with every to-many
     /// loaded, next primary keys): what converting a store to another format reads.
-    func contentsImage() throws -> StoreImage
+    @_spi(StoreImplementation) func contentsImage() throws -> StoreImage
     /// Replaces everything the store holds with `image`, whole or not at all. The store takes the
     /// image's UUID, objects and primary keys and its program-defined metadata; the store-owned
     /// metadata keys (type, version hashes) are written afresh for this store.
-    func replaceContents(with image: StoreImage) throws
-}
-
-extension PersistentStore {
-    /// Fetches without looking at the cached rows.
-    public func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows) throws -> [ObjectSnapshot] {
-        try fetch(request)
-    }
-
-    /// Fetches the list and hands it on.
-    public func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows?, into receiver: any SnapshotReceiver) throws {
-        var snapshots = try cachedRows.map { try fetch(request, reusing: $0) } ?? fetch(request)
-        receiver.expect(snapshots.count)
-        try receiver.receive(&snapshots)
-    }
-
-    /// Fetches without property values and keeps the IDs.
-    public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> ObjectIDList {
-        var idsOnly = request
-        idsOnly.includesPropertyValues = false
-        return ObjectIDList(try fetch(idsOnly).lazy.map(\.objectID))
-    }
-
-    /// Leaves grouping to the context, which groups the fetched rows in memory.
-    public func groups(_ request: StoreGroupingRequest) throws -> StoreGroupingResult? { nil }
-
-    /// Leaves reading values to the context, which reads the matching objects' snapshots.
-    public func rowValues(_ request: StoreValuesRequest) throws -> [[AttributeValue?]]? { nil }
-
-    /// Asks ``snapshot(for:)`` for each object; a store that can read many rows at once does better.
-    public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {
-        try objectIDs.compactMap { try snapshot(for: $0) }
-    }
+    @_spi(StoreImplementation) func replaceContents(with image: StoreImage) throws
 }
 
 /// What a store is asked to fetch: concrete entities, a condition, an order and a range.
+@_spi(StoreImplementation)
 public struct StoreFetchRequest: Sendable, Hashable {
     /// The entities whose objects match (a requested entity and, usually, its sub-entities).
     public var entityNames: Set<String>
@@ -134,6 +79,7 @@ public struct StoreFetchRequest: Sendable, Hashable {
 }
 
 /// One save for one store: new objects, changed objects and deleted objects.
+@_spi(StoreImplementation)
 public struct StoreSaveRequest: Sendable, Hashable {
     /// New objects with their permanent IDs.
     public var inserted: [ObjectSnapshot]

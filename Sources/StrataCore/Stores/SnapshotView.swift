@@ -1,5 +1,6 @@
 /// Where a ``SnapshotView`` finds the objects its key paths lead to: an atomic store's image, or
 /// an incremental store that reads rows on demand.
+@_spi(StoreImplementation)
 public protocol SnapshotSource {
     /// The snapshot of one object, or nil when there is none.
     func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot?
@@ -7,6 +8,7 @@ public protocol SnapshotSource {
     func toMany(of snapshot: ObjectSnapshot, relationship: String) throws -> [ManagedObjectID]
 }
 
+@_spi(StoreImplementation)
 extension Dictionary: SnapshotSource where Key == ManagedObjectID, Value == ObjectSnapshot {
     /// The snapshot held under `objectID`.
     public func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? { self[objectID] }
@@ -18,6 +20,7 @@ extension Dictionary: SnapshotSource where Key == ManagedObjectID, Value == Obje
 
 /// A snapshot seen through the store that holds it, so that key paths walk across
 /// relationships: what stores evaluate predicates and sort keys on.
+@_spi(StoreImplementation)
 public struct SnapshotView: IdentifiedKeyValue {
     /// The snapshot.
     public let snapshot: ObjectSnapshot
@@ -61,6 +64,7 @@ public struct SnapshotView: IdentifiedKeyValue {
 /// A store request's condition, order and range applied in memory: how the atomic stores answer
 /// fetches, and how an incremental store finishes what its query language cannot say, so that
 /// every store gives the same answer.
+@_spi(StoreImplementation)
 public enum SnapshotQuery {
     /// The candidates of the request's entities that match its predicate, in its order (entity
     /// name and primary key when it has none, and to break ties), offset and limited.

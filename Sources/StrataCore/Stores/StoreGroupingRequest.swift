@@ -10,6 +10,7 @@
 ///
 /// A dictionary fetch with distinct results and no aggregates is asked as a grouping too: by
 /// every property it reads, with no aggregates.
+@_spi(StoreImplementation)
 public struct StoreGroupingRequest: Sendable, Hashable {
     /// One aggregate of each group: a function of a property's non-nil values, or, for
     /// `count:` with no key, of the objects.
@@ -90,6 +91,7 @@ public struct StoreGroupingRequest: Sendable, Hashable {
 }
 
 /// A store's answer to a ``StoreGroupingRequest``.
+@_spi(StoreImplementation)
 public struct StoreGroupingResult: Sendable, Hashable {
     /// The groups: every one in the order of its first row, or, when ``isArranged``, those the
     /// arrangement keeps, in its order.
@@ -110,6 +112,7 @@ public struct StoreGroupingResult: Sendable, Hashable {
 /// order of their first row in the store's order (by entity name, then primary key), each keyed
 /// by its first row's values; `count:` as an integer, `sum:` of integers as an integer, `average:` as a
 /// double (nil without values), `min:`/`max:` as the stored value.
+@_spi(StoreImplementation)
 public struct StoreGroup: Sendable, Hashable {
     /// The group's values of ``StoreGroupingRequest/groupBy``, in order (nil: no value).
     public var key: [AttributeValue?]

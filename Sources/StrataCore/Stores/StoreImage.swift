@@ -2,6 +2,7 @@ import Foundation
 
 /// Everything an atomic store holds: its UUID, metadata, every object's snapshot and the next
 /// primary key of each inheritance root. File formats read and write exactly this.
+@_spi(StoreImplementation)
 public struct StoreImage: Sendable, Hashable {
     /// The store's UUID.
     public var identifier: String
@@ -60,6 +61,7 @@ public struct StoreImage: Sendable, Hashable {
 }
 
 /// Reads and writes a whole ``StoreImage`` in one file format (XML, binary, …).
+@_spi(StoreImplementation)
 public protocol AtomicStoreFormat: Sendable {
     /// Reads the image from `url`.
     func read(from url: URL, model: ManagedObjectModel) throws -> StoreImage

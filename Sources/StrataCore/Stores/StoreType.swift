@@ -31,9 +31,9 @@ public struct StoreType: RawRepresentable, Sendable, Hashable, CustomStringConve
     public var description: String { rawValue }
 
     /// Makes a store of a type from where it lives and what it holds.
-    public typealias Factory = @Sendable (StoreDescription) throws -> any PersistentStore
+    @_spi(StoreImplementation) public typealias Factory = @Sendable (StoreDescription) throws -> any PersistentStore
     /// Reads a store file's UUID and metadata without loading its objects.
-    public typealias MetadataReader = @Sendable (URL) throws -> [String: PropertyListValue]
+    @_spi(StoreImplementation) public typealias MetadataReader = @Sendable (URL) throws -> [String: PropertyListValue]
 
     private struct Registration {
         var factory: Factory
@@ -57,7 +57,7 @@ public struct StoreType: RawRepresentable, Sendable, Hashable, CustomStringConve
 
     /// Registers (or replaces) the factory for `type`, and how to read a file's metadata: for a
     /// store type of your own (Strata's own are registered already).
-    public static func register(_ type: StoreType, factory: @escaping Factory, metadataReader: MetadataReader? = nil) {
+    @_spi(StoreImplementation) public static func register(_ type: StoreType, factory: @escaping Factory, metadataReader: MetadataReader? = nil) {
         factories.withLock { $0[type.rawValue] = Registration(factory: factory, metadataReader: metadataReader) }
     }
 
@@ -88,7 +88,7 @@ public struct StoreType: RawRepresentable, Sendable, Hashable, CustomStringConve
     ///
     /// - Throws: ``StoreError/unknownStoreType(_:)`` when nothing is registered under the name,
     ///   or what the store's factory throws.
-    public func makeStore(_ description: StoreDescription) throws -> any PersistentStore {
+    @_spi(StoreImplementation) public func makeStore(_ description: StoreDescription) throws -> any PersistentStore {
         guard let factory = Self.factories.withLock({ $0[rawValue]?.factory }) else {
             throw StoreError.unknownStoreType(rawValue)
         }
@@ -97,6 +97,7 @@ public struct StoreType: RawRepresentable, Sendable, Hashable, CustomStringConve
 }
 
 /// Where a store lives and what it holds: what a store factory needs.
+@_spi(StoreImplementation)
 public struct StoreDescription: Sendable {
     /// The store type.
     public var type: StoreType

@@ -5,6 +5,7 @@
 ///
 /// The context asks only when the store's rows are the whole answer: a root context, one store,
 /// no unsaved change to the entities fetched that the request includes.
+@_spi(StoreImplementation)
 public struct StoreValuesRequest: Sendable, Hashable {
     /// The objects: entities, predicate, order and range.
     public var fetch: StoreFetchRequest

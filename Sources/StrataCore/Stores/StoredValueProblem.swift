@@ -68,7 +68,7 @@ extension AttributeType {
 
 extension AttributeValue {
     /// The value in words for a ``StoredValueProblem``: `the integer 99999`, `the string 'abc'`.
-    package var storedValueDescription: String {
+    @_spi(StoreImplementation) public var storedValueDescription: String {
         func quoted(_ text: String) -> String { "'\(text.count > 40 ? text.prefix(40) + "…" : text)'" }
         return switch self {
         case .integer(let v): "the integer \(v)"

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// A value that threads share, read and changed only while holding a POSIX mutex: StrataCore's
-/// lock, used where `Synchronization.Mutex` would be.
+/// lock, used where `Synchronization.Mutex` would be, and the one a store of Strata uses too.
 ///
 /// Why not `Mutex`: on Linux, `Mutex` locks with atomics and the futex system call inside the
 /// uninstrumented standard library, so ThreadSanitizer does not see it lock and reports every
@@ -20,7 +20,8 @@ import Darwin
 ///
 /// The API is `Mutex`'s: ``withLock(_:)`` hands the body the value `inout`. The lock is not
 /// recursive: a body that takes the same lock again deadlocks.
-final class LockedValue<Value>: @unchecked Sendable {
+@_spi(StoreImplementation)
+public final class LockedValue<Value>: @unchecked Sendable {
     // @unchecked Sendable: `value` is only read or written inside `withLock`, under `mutex`.
 
     /// The mutex, in memory of its own: a pthread mutex must not move once initialized.
@@ -29,7 +30,7 @@ final class LockedValue<Value>: @unchecked Sendable {
     private var value: Value
 
     /// A lock guarding `initialValue`.
-    init(_ initialValue: sending Value) {
+    public init(_ initialValue: sending Value) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(mutex, nil)
@@ -45,7 +46,7 @@ final class LockedValue<Value>: @unchecked Sendable {
 
     /// Runs `body` on the value while holding the lock, and returns what it returns.
     @inline(__always)
-    func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
+    public func withLock<Result, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// The in-memory evaluator asked about single values: what a comparison gives for two given
 /// values, with exactly the semantics of every other store (`ObjectPredicate.evaluate`).

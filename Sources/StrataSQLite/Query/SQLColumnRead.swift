@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// A property of the fetched entities read straight from its column of the fetched row (`t0`):
 /// an attribute decoded as its type, or a to-one's foreign key as its destination's ID, exactly

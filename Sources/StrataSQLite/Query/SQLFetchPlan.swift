@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// How the SQLite store answers one fetch: the `SELECT` that reads the candidate rows, and what
 /// is left to do in memory with ``SnapshotQuery`` (the evaluator every store uses).

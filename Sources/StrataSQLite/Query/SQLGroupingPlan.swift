@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// How the SQLite store answers a ``StoreGroupingRequest``: one `SELECT … GROUP BY` that
 /// groups and aggregates the matching rows, joined back to each group's first row for the

@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// `@sum`, `@avg`, `@min` and `@max` of a to-many's attribute as correlated aggregate subqueries.
 ///

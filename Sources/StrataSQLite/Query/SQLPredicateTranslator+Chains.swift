@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Long `OR`s: equalities of one key path with constants become one membership test.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Which predicates cannot throw when the in-memory evaluator runs them.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Why a predicate (or part of one) stays in memory: the translator says only what it can say
 /// exactly, and otherwise names what stopped it.

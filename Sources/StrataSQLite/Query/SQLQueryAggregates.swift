@@ -1,6 +1,6 @@
 internal import CSQLite
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// The aggregate functions translated fetches call for `@sum`, `@avg`, `@min` and `@max` of a
 /// to-many's attribute where SQL's own aggregates would not give the evaluator's value.

@@ -1,6 +1,6 @@
 internal import CSQLite
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// The SQL functions and collations translated fetches call, registered on every connection.
 ///

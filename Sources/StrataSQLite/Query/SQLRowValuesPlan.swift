@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// How the SQLite store answers a ``StoreValuesRequest``: `SELECT t0.Z_ENT, <the columns>` over
 /// the body of the fetch's plan (``SQLFetchPlan/body``: its joins, condition, order and range).

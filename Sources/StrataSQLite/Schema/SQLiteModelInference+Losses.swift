@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 extension SQLiteModelInference {
     /// What a model read off the tables loses: each join table (a many-to-many relationship,

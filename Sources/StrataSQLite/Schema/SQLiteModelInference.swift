@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// A model read off the tables of a Core Data SQLite store, for a store whose model is lost:
 /// neither its model file nor a compiled model (`Z_MODELCACHE`, which stores older than

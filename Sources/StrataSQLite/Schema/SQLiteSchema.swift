@@ -1,4 +1,4 @@
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// How a model maps onto SQLite tables, following Core Data's conventions (see
 /// `docs/formats/sqlite.md`): one table `Z<ROOT>` per inheritance root holding its sub-entities

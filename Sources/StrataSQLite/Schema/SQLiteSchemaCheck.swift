@@ -1,4 +1,4 @@
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Checks that an existing database has every table and column a schema reads and writes, so
 /// that a store written with another layout fails when it opens, naming what is missing, rather

@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Attribute values in SQLite columns, as Core Data stores them (dates as REAL seconds since
 /// 2001, UUIDs as 16-byte BLOBs, Booleans as 0/1) and without losing a bit where Core Data would:

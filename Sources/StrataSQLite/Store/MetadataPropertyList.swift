@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Store metadata as the binary property list Core Data keeps in `Z_METADATA.Z_PLIST`.
 enum MetadataPropertyList {

@@ -1,4 +1,4 @@
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Keeps Core Data's destination entity columns (`Z<code>_<RELATIONSHIP>`, see
 /// ``SQLiteSchema/Table/entityColumns``) equal to the `Z_ENT` of the row each to-one points at.

@@ -1,4 +1,4 @@
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Where one entity's stored attributes and to-ones sit in the rows of its table, worked out once
 /// per entity: the writer binds values by position and the reader decodes columns by position,

@@ -1,4 +1,4 @@
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// The row layouts of a schema's entities, each made the first time it is asked for and kept by
 /// the store with its connection: a layout is worked out once per entity, not per row or call.

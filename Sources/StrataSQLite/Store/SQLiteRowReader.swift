@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Reads rows into snapshots: one object, the objects of some entities, a to-many's destinations,
 /// or everything. Lives for one call under the store's lock; caches what it read.
@@ -25,7 +25,7 @@ final class SQLiteRowReader: SnapshotSource {
         self.connection = connection
         self.schema = schema
         self.storeIdentifier = storeIdentifier
-        self.scopes = RecentScopes(storeIdentifier: storeIdentifier)
+        self.ids = ObjectIDMaker(storeIdentifier: storeIdentifier)
         self.layouts = layouts
     }
 
@@ -36,11 +36,11 @@ final class SQLiteRowReader: SnapshotSource {
         layouts.selectList(table)
     }
 
-    /// The ID scopes used last: a row's entity and its to-ones' destinations, run after run.
-    @exclusivity(unchecked) private var scopes: RecentScopes
+    /// Makes the IDs of the rows read and of their to-ones' destinations, run after run.
+    @exclusivity(unchecked) private var ids: ObjectIDMaker
 
     private func id(_ entity: String, _ key: Int64) -> ManagedObjectID {
-        ManagedObjectID(scopes.scope(of: entity), primaryKey: key)
+        ids.objectID(entityName: entity, primaryKey: key)
     }
 
     /// The entity of the row `key` in the tree of `entity`: `entity` itself when it has no
@@ -64,7 +64,7 @@ final class SQLiteRowReader: SnapshotSource {
     /// The code, the table and the layout of the rows read last: rows of one entity come in runs,
     /// and a row of the same code in the same table is checked by comparing a number and the
     /// words of a name. The layout is held by ``layouts`` for as long as this reader lives.
-    private var lastRow: (code: Int64, table: NameBits, layout: Unmanaged<SQLiteRowLayout>)?
+    private var lastRow: (code: Int64, table: NameIdentity, layout: Unmanaged<SQLiteRowLayout>)?
     /// The entity whose rows ``cachedRows`` was asked for last, and whether it may hold any: a
     /// fetch of rows the cache holds none of asks once per entity, not once per row.
     private var lastCachedEntity: (layout: Unmanaged<SQLiteRowLayout>, mayHoldRows: Bool)?
@@ -75,11 +75,11 @@ final class SQLiteRowReader: SnapshotSource {
     private func withLayout<Result>(of row: SQLiteStatement, in table: SQLiteSchema.Table,
                                     _ body: (SQLiteRowLayout) throws -> Result) throws -> Result {
         let code = row.int64(1)
-        if let lastRow, lastRow.code == code, lastRow.table == NameBits(table.name) {
+        if let lastRow, lastRow.code == code, lastRow.table == NameIdentity(table.name) {
             return try lastRow.layout._withUnsafeGuaranteedRef(body)
         }
         guard let layout = layouts.layout(code: code), layout.table.name == table.name else { throw unknownEntity(row, table) }
-        lastRow = (code, NameBits(table.name), Unmanaged.passUnretained(layout))
+        lastRow = (code, NameIdentity(table.name), Unmanaged.passUnretained(layout))
         return try body(layout)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Writes saves into rows: inserts, updates with optimistic locking on `Z_OPT`, deletes, and
 /// to-many relationships into foreign keys, order columns and join tables. Runs inside the

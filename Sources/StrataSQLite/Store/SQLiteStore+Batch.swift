@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Batch requests in SQL: inserts as multi-row `INSERT`s with keys from `Z_PRIMARYKEY`, updates
 /// as `UPDATE … SET …, Z_OPT = Z_OPT + 1`, deletes as `DELETE`s with their join rows, delete rules
@@ -7,7 +7,7 @@ import StrataCore
 /// Each request is one `BEGIN IMMEDIATE` transaction, which selects its rows (predicate, range,
 /// expressions' values) as well as changing them, so no other connection writes in between.
 extension SQLiteStore {
-    public func executeBatch(_ request: StoreBatchRequest) throws -> StoreBatchResult {
+    @_spi(StoreImplementation) public func executeBatch(_ request: StoreBatchRequest) throws -> StoreBatchResult {
         try refuseWritingIfReadOnly()
         return switch request {
         case .insert(let insert): try batchInsert(insert)

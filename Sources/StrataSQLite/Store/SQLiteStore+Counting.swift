@@ -1,4 +1,4 @@
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 extension SQLiteStore {
     /// How many of `total` matching objects the offset and limit of `request` leave.
@@ -12,7 +12,7 @@ extension SQLiteStore {
     /// A count whose entities fill their table has no `Z_ENT` condition; when the table may hold
     /// a row of a code none of its entities has (see ``SQLiteStrayRowCheck``), it fetches
     /// instead, so that such a row fails the count wherever it fails the fetch.
-    public func count(_ request: StoreFetchRequest) throws -> Int {
+    @_spi(StoreImplementation) public func count(_ request: StoreFetchRequest) throws -> Int {
         try withConnection { state in
             let plan = state.translatesQueries
                 ? try SQLFetchPlan(request, schema: schema, storeIdentifier: state.identifier, connection: state.connection)

@@ -1,17 +1,17 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 extension SQLiteStore {
     /// Fetches in SQL as far as SQL can answer exactly (see ``SQLFetchPlan`` and
     /// `docs/formats/sqlite.md`), and finishes in memory with ``SnapshotQuery``, the evaluator
     /// every store uses.
-    public func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot] {
+    @_spi(StoreImplementation) public func fetch(_ request: StoreFetchRequest) throws -> [ObjectSnapshot] {
         try withConnection { state in try fetch(request, in: state, reader: reader(for: state)) }
     }
 
     /// Fetches as ``fetch(_:)`` does; a row read at the version `cachedRows` holds is taken from
     /// them, its values not decoded.
-    public func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows) throws -> [ObjectSnapshot] {
+    @_spi(StoreImplementation) public func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows) throws -> [ObjectSnapshot] {
         try withConnection { state in
             let reader = reader(for: state)
             reader.cachedRows = cachedRows
@@ -22,7 +22,7 @@ extension SQLiteStore {
     /// Fetches as ``fetch(_:reusing:)`` does, handing the snapshots to `receiver` as their rows
     /// are read, ``handedRowCount`` at a time, when SQL answers the request whole in its order;
     /// otherwise all at once when the list is made.
-    public func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows?, into receiver: any SnapshotReceiver) throws {
+    @_spi(StoreImplementation) public func fetch(_ request: StoreFetchRequest, reusing cachedRows: CachedRows?, into receiver: any SnapshotReceiver) throws {
         try withConnection { state in
             let reader = reader(for: state)
             reader.cachedRows = cachedRows
@@ -134,7 +134,7 @@ extension SQLiteStore {
 
     /// Lists the IDs in SQL when SQL answers the whole request (reading `Z_PK` and `Z_ENT`
     /// only, no snapshot made); otherwise takes them from ``fetch(_:)``.
-    public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> ObjectIDList {
+    @_spi(StoreImplementation) public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> ObjectIDList {
         try withConnection { state in try fetchObjectIDs(request, in: state, reader: reader(for: state)) }
     }
 

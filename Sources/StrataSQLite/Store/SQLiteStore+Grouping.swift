@@ -1,12 +1,12 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 extension SQLiteStore {
     /// Groups and aggregates in SQL (`GROUP BY`, `count`, `sum`, `min`, `max`), and filters, sorts
     /// and ranges the groups as the request's arrangement asks (`HAVING`, `ORDER BY`, `LIMIT`),
     /// when SQL computes exactly what grouping the rows in memory gives (see
     /// ``SQLGroupingPlan``); otherwise nil, and the context groups the fetched rows.
-    public func groups(_ request: StoreGroupingRequest) throws -> StoreGroupingResult? {
+    @_spi(StoreImplementation) public func groups(_ request: StoreGroupingRequest) throws -> StoreGroupingResult? {
         try withConnection { state in
             guard let plan = try groupingPlan(request, state: state) else { return nil }
             return try plan.run(on: state.connection)

@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 extension SQLiteStore: IntegrityCheckingStore {
     /// Every to-one column and join-table row naming a row its destination table does not hold

@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 extension SQLiteStore {
     /// The content of the store's compiled-model cache (`Z_MODELCACHE.Z_CONTENT`), which

@@ -1,12 +1,12 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 extension SQLiteStore {
     /// Reads just the asked columns of the matching rows, in order and range, when SQL answers the
     /// whole fetch (``SQLFetchPlan/isComplete``): one `SELECT` of those columns, no snapshot made.
     /// Otherwise nil, and the context reads the rows' snapshots. A row of an unknown entity, or a
     /// value that does not decode, also gives nil: reading the rows whole reports it.
-    public func rowValues(_ request: StoreValuesRequest) throws -> [[AttributeValue?]]? {
+    @_spi(StoreImplementation) public func rowValues(_ request: StoreValuesRequest) throws -> [[AttributeValue?]]? {
         try withConnection { state in
             guard let plan = try rowValuesPlan(request, state: state) else { return nil }
             return try plan.run(on: state.connection)

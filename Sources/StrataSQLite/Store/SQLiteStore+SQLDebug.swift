@@ -1,11 +1,11 @@
 import Foundation
 import Logging
-import Synchronization
+@_spi(StoreImplementation) import StrataCore
 
 extension SQLiteStore {
     /// The logger of SQL debug output, set with ``sqlDebugLogger``; nil: a new
     /// `Logger(label: "strata.sqlite.sql")` of the logging system at each open.
-    private static let sqlDebugLoggerSetting = Mutex<Logger?>(nil)
+    private static let sqlDebugLoggerSetting = LockedValue<Logger?>(nil)
 
     /// The logger that SQL debug output goes to: every statement an SQLite store runs, logged at
     /// `.debug` with its time and bound values when it finishes (Core Data's

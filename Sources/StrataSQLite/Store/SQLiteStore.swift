@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// The SQLite store: Core Data's schema in an SQLite file (see `docs/formats/sqlite.md`),
 /// loading what is asked for when it is asked for.
@@ -10,6 +10,10 @@ import StrataCore
 ///
 /// Thread safety: the connection and the metadata are touched only while `lock` is held, which
 /// is what makes the class `Sendable`.
+///
+/// Besides the core requirements it has every optional store capability: it streams fetches
+/// and reuses cached rows, lists IDs, counts, groups and reads values in SQL, reads many
+/// snapshots in one query per table and runs batch requests in SQL.
 public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public let type: StoreType = .sqlite
     public let url: URL?
@@ -60,7 +64,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     ///   database or not a Core Data store, or that lacks a table or column the model needs,
     ///   ``StoreError/incompatibleModel(file:entities:)`` when its version hashes differ from the
     ///   model's, ``StoreError/io(file:operation:reason:)`` otherwise.
-    public init(description: StoreDescription) throws {
+    @_spi(StoreImplementation) public init(description: StoreDescription) throws {
         guard let url = description.url else {
             throw StoreError.io(file: "", operation: "open", reason: "an SQLite store needs a file URL")
         }
@@ -228,20 +232,20 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    public func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
+    @_spi(StoreImplementation) public func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
         try withConnection { state in
             guard objectID.storeIdentifier == state.identifier else { return nil }
             return try reader(for: state).snapshot(for: objectID)
         }
     }
 
-    public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID] {
+    @_spi(StoreImplementation) public func relatedObjectIDs(of objectID: ManagedObjectID, relationship: String) throws -> [ManagedObjectID] {
         try withConnection { state in
             try reader(for: state).relatedObjectIDs(of: objectID, relationship: relationship)
         }
     }
 
-    public func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64] {
+    @_spi(StoreImplementation) public func allocatePrimaryKeys(rootEntity: String, count: Int) throws -> [Int64] {
         try refuseWritingIfReadOnly()
         guard let code = schema.codes[rootEntity] else { throw StoreError.noStoreForEntity(rootEntity) }
         return try withConnection { state in
@@ -260,7 +264,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    public func save(_ request: StoreSaveRequest) throws {
+    @_spi(StoreImplementation) public func save(_ request: StoreSaveRequest) throws {
         try refuseWritingIfReadOnly()
         try withConnection { state in
             let writer = SQLiteRowWriter(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts,
@@ -276,13 +280,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    public func contentsImage() throws -> StoreImage {
+    @_spi(StoreImplementation) public func contentsImage() throws -> StoreImage {
         try withConnection { state in
             try reader(for: state).image(metadata: state.metadata)
         }
     }
 
-    public func replaceContents(with replacement: StoreImage) throws {
+    @_spi(StoreImplementation) public func replaceContents(with replacement: StoreImage) throws {
         try refuseWritingIfReadOnly()
         var image = replacement
         image.stampMetadata(type: type, model: model)
@@ -305,6 +309,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
 // StrataCore finds this conformance by the type's module and name (`LinkedModules`), so that
 // the store type needs no registration call: a new name must be written there too.
+@_spi(StoreImplementation)
 extension SQLiteStore: BuiltInStoreFamily {
     /// ``StoreType/sqlite``.
     public static var storeType: StoreType { .sqlite }
@@ -314,3 +319,8 @@ extension SQLiteStore: BuiltInStoreFamily {
         try SQLiteStore(description: description)
     }
 }
+
+/// Every optional store capability (see the class's summary).
+@_spi(StoreImplementation)
+extension SQLiteStore: StreamingFetchStore, RowCacheFetchStore, ObjectIDFetchStore, ObjectCountStore, GroupingStore,
+    RowValuesStore, SnapshotBatchStore, BatchExecutingStore {}

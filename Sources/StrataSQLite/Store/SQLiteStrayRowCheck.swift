@@ -1,4 +1,4 @@
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// Whether a table may hold a stray row: one whose `Z_ENT` is the code of no entity stored in
 /// that table (a row another program wrote, or a corrupt one), which reading the rows reports as

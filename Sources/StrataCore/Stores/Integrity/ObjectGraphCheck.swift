@@ -2,6 +2,7 @@ import Foundation
 
 /// Checks an object graph held as snapshots: every relationship with an inverse is mirrored by
 /// it (A.rel names B iff B.inverse names A), and every destination is an object of the graph.
+@_spi(StoreImplementation)
 public struct ObjectGraphCheck: Sendable {
     /// The model the snapshots follow.
     public let model: ManagedObjectModel

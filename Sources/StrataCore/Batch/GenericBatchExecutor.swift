@@ -1,22 +1,5 @@
-extension PersistentStore {
-    /// Runs a batch request with the store's other requirements: the objects a request selects
-    /// are fetched, new objects get keys from ``allocatePrimaryKeys(rootEntity:count:)``, and the
-    /// whole change goes to the store as one ``save(_:)``, which lands whole or not at all.
-    ///
-    /// The default for the atomic stores and for stores of your own. The saved versions are the
-    /// ones just read, so a save by someone else in between fails the request with
-    /// ``StoreError/mergeConflict(_:)`` rather than losing either change.
-    public func executeBatch(_ request: StoreBatchRequest) throws -> StoreBatchResult {
-        let executor = GenericBatchExecutor(store: self)
-        switch request {
-        case .insert(let insert): return try executor.insert(insert)
-        case .update(let update): return try executor.update(update)
-        case .delete(let delete): return try executor.delete(delete)
-        }
-    }
-}
-
-/// Batch requests in terms of the store protocol.
+/// Batch requests in terms of the core store requirements: what
+/// ``PersistentStore/runBatch(_:)`` does for a store that is not a ``BatchExecutingStore``.
 struct GenericBatchExecutor {
     let store: any PersistentStore
     var model: ManagedObjectModel { store.model }
@@ -83,7 +66,7 @@ struct GenericBatchExecutor {
         case .objects(let ids):
             var seen: Set<ManagedObjectID> = []
             let wanted = ids.filter { $0.storeIdentifier == store.identifier && seen.insert($0).inserted }
-            let found = Dictionary(try store.snapshots(for: wanted).map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+            let found = Dictionary(try store.loadSnapshots(for: wanted).map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
             targets = wanted.compactMap { found[$0] }
         }
         var plan = DeletePlan(store: store)
@@ -128,7 +111,7 @@ private struct DeletePlan {
     private mutating func load(_ ids: [ManagedObjectID]) throws {
         let missing = ids.filter { loaded[$0] == nil }
         guard !missing.isEmpty else { return }
-        for snapshot in try store.snapshots(for: missing) { loaded[snapshot.objectID] = snapshot }
+        for snapshot in try store.loadSnapshots(for: missing) { loaded[snapshot.objectID] = snapshot }
     }
 
     /// Adds `targets` and, level by level, every destination of a cascade relationship.
