@@ -50,7 +50,6 @@ enum Dataset: PseudoRandomValues {
     /// Opens the SQLite store at `file`, with a row cache of `rowCacheCapacity` rows (nil: the
     /// default).
     static func open(_ file: URL, rowCacheCapacity: Int? = nil) throws -> PersistentStoreCoordinator {
-        StoreType.registerBuiltInTypes()
         let model = try model()
         let coordinator = rowCacheCapacity.map { PersistentStoreCoordinator(managedObjectModel: model, rowCacheCapacity: $0) }
             ?? PersistentStoreCoordinator(managedObjectModel: model)
