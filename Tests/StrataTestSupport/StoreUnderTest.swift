@@ -14,6 +14,9 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
     /// Whether every save writes the whole file anew (temporary file, fsync, rename): the atomic
     /// file stores. The SQLite store changes its file in place, in transactions.
     public var writesWholeFile: Bool { hasFile && type != .sqlite }
+    /// Whether the store checks its own integrity (`IntegrityCheckingStore`, a capability the
+    /// built-in stores declare and the example store, on the core protocol alone, does not).
+    public var checksIntegrity: Bool { type != ExampleStore.storeType }
     /// Files the store keeps beside its own (SQLite's write-ahead log and shared memory).
     public var sidecarSuffixes: [String] { type == .sqlite ? ["-wal", "-shm", "-journal"] : [] }
 
