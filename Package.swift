@@ -56,9 +56,12 @@ let package = Package(
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),
+        // A store written from StrataCore's public and store-author API alone: the core
+        // protocol, no capabilities. The conformance suite runs on it too.
+        .target(name: "ExampleStore", dependencies: ["StrataCore"], path: "Tests/ExampleStore"),
         .target(
             name: "StrataTestSupport",
-            dependencies: ["Strata"],
+            dependencies: ["Strata", "ExampleStore"],
             path: "Tests/StrataTestSupport"
         ),
         .testTarget(name: "StrataCoreTests", dependencies: ["StrataCore", "StrataTestSupport"]),

@@ -218,7 +218,7 @@ struct FetchLoadingTests {
         try writer.save()
         // A store that holds its whole graph in memory hands a fetched row over with its
         // to-manys' destinations; the SQLite store leaves them for the first read to ask for.
-        let askedOnFirstRead = counting.inner is AtomicStore ? 0 : 1
+        let askedOnFirstRead = store.type == .sqlite ? 1 : 0
 
         let context = ManagedObjectContext(coordinator: coordinator)
         let request = FetchRequest(entityName: "Country", predicate: try ObjectPredicate(format: "name == 'France'"))

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(StoreImplementation) import ExampleStore
 import Strata
 @_spi(StoreImplementation) import StrataCore
 
@@ -13,16 +14,24 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
     /// Whether every save writes the whole file anew (temporary file, fsync, rename): the atomic
     /// file stores. The SQLite store changes its file in place, in transactions.
     public var writesWholeFile: Bool { hasFile && type != .sqlite }
+    /// Whether the store checks its own integrity (`IntegrityCheckingStore`, a capability the
+    /// built-in stores declare and the example store, on the core protocol alone, does not).
+    public var checksIntegrity: Bool { type != ExampleStore.storeType }
     /// Files the store keeps beside its own (SQLite's write-ahead log and shared memory).
     public var sidecarSuffixes: [String] { type == .sqlite ? ["-wal", "-shm", "-journal"] : [] }
 
-    /// Every store type, in the order tests report them.
-    public static let all: [StoreUnderTest] = [
-        StoreUnderTest(type: .inMemory, hasFile: false),
-        StoreUnderTest(type: .xml, hasFile: true),
-        StoreUnderTest(type: .binary, hasFile: true),
-        StoreUnderTest(type: .sqlite, hasFile: true),
-    ]
+    /// Every store type, in the order tests report them: the four built-in ones and
+    /// ``ExampleStore`` (the core protocol alone, no capabilities, no file), registered here.
+    public static let all: [StoreUnderTest] = {
+        ExampleStore.register()
+        return [
+            StoreUnderTest(type: .inMemory, hasFile: false),
+            StoreUnderTest(type: .xml, hasFile: true),
+            StoreUnderTest(type: .binary, hasFile: true),
+            StoreUnderTest(type: .sqlite, hasFile: true),
+            StoreUnderTest(type: ExampleStore.storeType, hasFile: false),
+        ]
+    }()
 
     /// The store types that keep a file.
     public static var fileBacked: [StoreUnderTest] { all.filter(\.hasFile) }
