@@ -119,6 +119,8 @@ final class XMLStreamReader {
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
         // The handler is reached without retaining it: it outlives the parse.
+        // Unmanaged: libxml2 hands each callback the reader as a C pointer; the reader outlives the
+        // parse (withExtendedLifetime below), so no callback retains it.
         sax.startElementNs = { context, localName, prefix, _, _, _, count, _, attributes in
             guard let context, let localName else { return }
             Unmanaged<XMLDocumentReader>.fromOpaque(context)._withUnsafeGuaranteedRef { handler in

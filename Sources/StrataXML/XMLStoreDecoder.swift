@@ -46,6 +46,7 @@ final class XMLDocumentReader {
 
     // MARK: Events
 
+    // Unchecked exclusivity: touched by every SAX callback of one parse, on one thread; the run-time checks cost more than the work they guard.
     @exclusivity(unchecked) private var image = StoreImage(identifier: "")
     @exclusivity(unchecked) private var storeIdentifier = ""
     /// The depth of the element being read: 1 for `<database>`, 2 for `<object>`, 3 for its properties.
@@ -63,6 +64,7 @@ final class XMLDocumentReader {
     @exclusivity(unchecked) private var attribute: OpenAttribute?
 
     private struct OpenAttribute {
+        // unowned(unsafe): the decoder's entity and property tables outlive every value that points into them; no reference counting per element.
         unowned(unsafe) let attribute: Attribute
         let base64: Bool
         let line: Int
@@ -73,6 +75,7 @@ final class XMLDocumentReader {
 
     private struct OpenObject {
         let id: ManagedObjectID
+        // unowned(unsafe): the decoder's entity and property tables outlive every value that points into them; no reference counting per element.
         unowned(unsafe) let entity: Entity
         let key: Int?
         let primaryKey: Int64
@@ -226,6 +229,7 @@ final class XMLDocumentReader {
     /// One inheritance root: primary keys in use and the next key the objects call for.
     final class Root {
         let name: String
+        // Unchecked exclusivity: touched by every SAX callback of one parse, on one thread; the run-time checks cost more than the work they guard.
         /// Primary key → index (in `entities`) of the entity of the object holding it.
         @exclusivity(unchecked) var keys = IntTable()
         /// The largest next key the objects call for; 0 before the first object.
@@ -248,6 +252,7 @@ final class XMLDocumentReader {
         let name: String
         let destination: String
         let isToMany: Bool
+        // Unchecked exclusivity: touched by every SAX callback of one parse, on one thread; the run-time checks cost more than the work they guard.
         /// Per entity index: 0 not yet known, 1 a kind of the destination, 2 not.
         @exclusivity(unchecked) var accepts: [UInt8] = []
         init(_ description: RelationshipDescription) {
@@ -259,6 +264,7 @@ final class XMLDocumentReader {
 
     /// A class reference that is not retained (its entity's `owners` keep it alive).
     struct Unretained<Object: AnyObject> {
+        // unowned(unsafe): the decoder's entity and property tables outlive every value that points into them; no reference counting per element.
         unowned(unsafe) let object: Object
     }
 
@@ -273,6 +279,7 @@ final class XMLDocumentReader {
         let name: String
         let index: Int
         let root: Root
+        // Unchecked exclusivity: touched by every SAX callback of one parse, on one thread; the run-time checks cost more than the work they guard.
         @exclusivity(unchecked) var propertiesByName: [String: Property] = [:]
         @exclusivity(unchecked) var spellings = SpellingCache<Property>()
         /// The attributes and relationships that `Property` values refer to.
@@ -285,6 +292,7 @@ final class XMLDocumentReader {
         }
     }
 
+    // Unchecked exclusivity: touched by every SAX callback of one parse, on one thread; the run-time checks cost more than the work they guard.
     @exclusivity(unchecked) private var entities: [Entity] = []
     @exclusivity(unchecked) private var entitiesByName: [String: Entity] = [:]
     @exclusivity(unchecked) private var roots: [String: Root] = [:]
@@ -348,6 +356,7 @@ final class XMLDocumentReader {
 
     // MARK: Object ids
 
+    // Unchecked exclusivity: touched by every SAX callback of one parse, on one thread; the run-time checks cost more than the work they guard.
     /// `id`s as integer keys: Core Data's `z<number>` (no leading zero, at most 18 digits) is
     /// the number; any other text is numbered from -1 down, so distinct texts get distinct
     /// keys (and texts Swift compares equal, one key).
@@ -407,18 +416,21 @@ final class XMLDocumentReader {
     /// An object read, but for its snapshot (in `snapshots`, at the same index).
     private struct PendingObject {
         let id: ManagedObjectID
+        // unowned(unsafe): the decoder's entity and property tables outlive every value that points into them; no reference counting per element.
         unowned(unsafe) let entity: Entity
         /// This object's references, in `references`.
         let references: Range<Int>
     }
 
     private struct PendingReference {
+        // unowned(unsafe): the decoder's entity and property tables outlive every value that points into them; no reference counting per element.
         unowned(unsafe) let relationship: Relationship
         /// The destinations' keys, in `targets`.
         let targets: Range<Int>
         let line: Int
     }
 
+    // Unchecked exclusivity: touched by every SAX callback of one parse, on one thread; the run-time checks cost more than the work they guard.
     @exclusivity(unchecked) private var pending: [PendingObject] = []
     @exclusivity(unchecked) private var snapshots: [ObjectSnapshot] = []
     @exclusivity(unchecked) private var references: [PendingReference] = []

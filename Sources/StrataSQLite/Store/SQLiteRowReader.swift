@@ -36,6 +36,7 @@ final class SQLiteRowReader: SnapshotSource {
         layouts.selectList(table)
     }
 
+    // Unchecked exclusivity: used for every row read, on the fetch's thread only; the run-time check costs more than the lookup.
     /// Makes the IDs of the rows read and of their to-ones' destinations, run after run.
     @exclusivity(unchecked) private var ids: ObjectIDMaker
 
@@ -64,9 +65,11 @@ final class SQLiteRowReader: SnapshotSource {
     /// The code, the table and the layout of the rows read last: rows of one entity come in runs,
     /// and a row of the same code in the same table is checked by comparing a number and the
     /// words of a name. The layout is held by ``layouts`` for as long as this reader lives.
+    // Unmanaged: `layouts` keeps the layout alive; no retain and release for each row read.
     private var lastRow: (code: Int64, table: NameIdentity, layout: Unmanaged<SQLiteRowLayout>)?
     /// The entity whose rows ``cachedRows`` was asked for last, and whether it may hold any: a
     /// fetch of rows the cache holds none of asks once per entity, not once per row.
+    // Unmanaged: compared by address only, and `layouts` keeps the layout alive.
     private var lastCachedEntity: (layout: Unmanaged<SQLiteRowLayout>, mayHoldRows: Bool)?
 
     /// Runs `body` with the layout of the entity of the current row of `row`, whose `Z_ENT` is its
