@@ -159,6 +159,7 @@ extension ManagedObjectContext {
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
     ) throws -> [ObjectSnapshot] {
         var request = StoreSaveRequest()
+        request.transactionInfo = historyTransactionInfo
         request.inserted.reserveCapacity(inserted.count)
         request.updated.reserveCapacity(updated.count)
         request.changedProperties.reserveCapacity(updated.count)

@@ -32,8 +32,11 @@ public final class ManagedObjectContext {
     public let persistentStoreCoordinator: PersistentStoreCoordinator
     /// The parent context; nil for a root context, which saves into the stores.
     public let parent: ManagedObjectContext?
-    /// A name for logs and debugging.
+    /// A name for logs and debugging, recorded in persistent history with each save.
     public var name: String?
+    /// The transaction author, query generation and merging from history
+    /// (`ManagedObjectContext+History.swift`).
+    var historyState = ContextHistoryState()
 
     // The `@exclusivity(unchecked)` properties below are used on the context's queue only and
     // never while another access to the same one is open; each says what skipping the run-time
