@@ -89,7 +89,9 @@ extension PersistentHistoryLog {
         return .dictionary(fields)
     }
 
-    private static func propertyList(of values: [String: AttributeValue]) -> PropertyListValue {
+    /// Attribute values by name as a property-list dictionary of `[tag, value]` pairs (exact:
+    /// numbers by their bits, IDs by their URIs).
+    public static func propertyList(of values: [String: AttributeValue]) -> PropertyListValue {
         .dictionary(values.mapValues { value in
             switch value {
             case .integer(let v): .array([.string("i"), .integer(v)])
@@ -105,6 +107,13 @@ extension PersistentHistoryLog {
             case .objectID(let v): .array([.string("o"), .string(v.uriRepresentation.absoluteString)])
             }
         })
+    }
+
+    /// Reads values written by ``propertyList(of:)-(Dictionary<String,AttributeValue>)``.
+    ///
+    /// - Throws: ``StoreError/corruptStore(file:offset:reason:)`` naming `file`.
+    public static func values(fromPropertyList value: PropertyListValue, file: String) throws -> [String: AttributeValue] {
+        try values(value) { .corruptStore(file: file, offset: nil, reason: "persistent history: \($0)") }
     }
 
     private static func values(_ value: PropertyListValue, _ corrupt: (String) -> StoreError) throws -> [String: AttributeValue] {
