@@ -4,6 +4,10 @@ import Foundation
 struct ContextHistoryState {
     /// See ``ManagedObjectContext/transactionAuthor``.
     var transactionAuthor: String?
+    /// Where the last merge from history ended (see ``ManagedObjectContext/mergeChangesFromPersistentHistory()``).
+    var mergedHistoryToken: PersistentHistoryToken?
+    /// Set while the context follows remote changes (``ManagedObjectContext/followRemoteChanges(_:)``).
+    var remoteChanges: RemoteChangeInbox?
 }
 
 extension ManagedObjectContext {

@@ -46,6 +46,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         /// The compiled model the next write puts into `Z_MODELCACHE`, when the file keeps none
         /// or one of another model (see `SQLiteStore+ModelCache.swift`).
         var pendingModelCache: Data?
+        /// `PRAGMA data_version` at the last check for saves made elsewhere
+        /// (`SQLiteStore+RemoteChanges.swift`).
+        var checkedDataVersion: Int64?
 
         init(connection: SQLiteConnection, identifier: String, metadata: [String: PropertyListValue], schema: SQLiteSchema) {
             self.connection = connection
