@@ -70,6 +70,7 @@ extension ManagedObjectContext {
         }
         changeLists.forgetAll()
         pendingChanges = ContextChanges()
+        if parent == nil { advanceQueryGeneration() }
         if callsDidSave {
             for list in [inserted, updated, deleted] {
                 for object in list { object.didSave() }

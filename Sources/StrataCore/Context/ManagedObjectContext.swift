@@ -306,7 +306,7 @@ public final class ManagedObjectContext {
     /// The current state of an object as this context's source sees it.
     func sourceSnapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
         if let parent { return try parent.snapshotForChild(objectID) }
-        return try persistentStoreCoordinator.snapshot(for: objectID)
+        return try readingCoordinator.snapshot(for: objectID)
     }
 
     /// The destinations of a to-many as this context's source sees them.
@@ -315,7 +315,7 @@ public final class ManagedObjectContext {
             let parentObject = try parent.existingObject(with: object.objectID)
             return try parentObject.loadedToMany(relationship).map(\.objectID)
         }
-        return try persistentStoreCoordinator.relatedObjectIDs(of: object.objectID, relationship: relationship)
+        return try readingCoordinator.relatedObjectIDs(of: object.objectID, relationship: relationship)
     }
 
     /// This context's current state of an object, for a child context.

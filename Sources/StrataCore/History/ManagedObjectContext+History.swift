@@ -8,6 +8,8 @@ struct ContextHistoryState {
     var mergedHistoryToken: PersistentHistoryToken?
     /// Set while the context follows remote changes (``ManagedObjectContext/followRemoteChanges(_:)``).
     var remoteChanges: RemoteChangeInbox?
+    /// The query generation the context is pinned to (`Context/QueryGeneration.swift`).
+    var generation: QueryGeneration?
 }
 
 extension ManagedObjectContext {

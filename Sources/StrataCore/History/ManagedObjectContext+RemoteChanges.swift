@@ -54,6 +54,7 @@ extension ManagedObjectContext {
             }
         }
         persistentStoreCoordinator.rowCache.remove(updated + deleted)
+        advanceQueryGeneration()   // a pinned context moves on before its refreshed objects read again
         try Self.mergeChanges(fromRemoteContextSave: [Self.insertedObjectsKey: inserted, Self.updatedObjectsKey: updated,
                                                       Self.deletedObjectsKey: deleted], into: [self])
         return result.transactions.count
