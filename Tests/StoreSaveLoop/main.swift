@@ -5,6 +5,7 @@
 //     StoreSaveLoop <storeType> <path> --items N
 //     StoreSaveLoop <storeType> <path> --increments N
 //     StoreSaveLoop SQLite <path> --checkpoint
+//     StoreSaveLoop SQLite <path> --follow N TAG     (see Follower.swift)
 //
 // Save k (k = 1, 2, 3, …) inserts Item k and sets the one Counter to k (creating it at k = 1),
 // then prints "saved k". So a store that holds Counter k holds exactly Items 1…k.
@@ -71,6 +72,14 @@ func increment(times: Int64, in context: ManagedObjectContext) throws -> (saved:
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 6, arguments[3] == "--follow" {
+    guard let count = Int64(arguments[4]), let tag = Int64(arguments[5]) else { fail("--follow takes a count and a tag") }
+    do {
+        try follow(url: URL(fileURLWithPath: arguments[2]), count: count, tag: tag)
+    } catch {
+        fail("\(error)")
+    }
+}
 let checkpointing = arguments.count == 4 && arguments[3] == "--checkpoint"
 guard arguments.count == 3 || checkpointing || (arguments.count == 5 && ["--items", "--increments"].contains(arguments[3])) else {
     fail("usage: StoreSaveLoop <storeType> <path> [--items N | --increments N | --checkpoint]")

@@ -49,7 +49,7 @@ extension ManagedObjectContext {
             // merge; each snapshot is moved into its object, not copied.
             let maker = FetchedObjectMaker(context: self, loadingValues: request.includesPropertyValues)
             defer { maker.awakeLoadedObjects() }
-            try persistentStoreCoordinator.fetchSnapshots(request, into: maker)
+            try readingCoordinator.fetchSnapshots(request, into: maker)
             objects = maker.objects
         } else {
             let rows = try matchingRows(request)
@@ -89,7 +89,7 @@ extension ManagedObjectContext {
         var ids = ObjectIDList()
         var pinned: [Int: ManagedObject] = [:]
         if try storeAnswersWhole(idsOnly) {
-            let lists = try persistentStoreCoordinator.fetchObjectIDs(idsOnly)
+            let lists = try readingCoordinator.fetchObjectIDs(idsOnly)
             if lists.count == 1 {
                 ids = lists[0]
             } else {
@@ -128,7 +128,7 @@ extension ManagedObjectContext {
         let entities = try persistentStoreCoordinator.concreteEntities(for: request)
         let pending = request.includesPendingChanges ? pendingObjects(in: entities) : []
         if pending.isEmpty, parent == nil {
-            let total = try persistentStoreCoordinator.countObjects(request) - request.fetchOffset
+            let total = try readingCoordinator.countObjects(request) - request.fetchOffset
             return max(0, request.fetchLimit > 0 ? min(total, request.fetchLimit) : total)
         }
         var idsOnly = request
@@ -163,7 +163,7 @@ extension ManagedObjectContext {
             return try plan.dictionaries(of: result)
         }
         if !plan.aggregates, !plan.distinct, let keys = plan.storeKeys, try storeAnswersWhole(request),
-           let rows = try persistentStoreCoordinator.fetchRowValues(keys: keys, for: request) {
+           let rows = try readingCoordinator.fetchRowValues(keys: keys, for: request) {
             return try plan.dictionaries(ofRowValues: rows, keys: keys)
         }
         var rowRequest = request
@@ -257,7 +257,7 @@ extension ManagedObjectContext {
         guard try storeAnswersWhole(request) else { return nil }
         let entities = try persistentStoreCoordinator.concreteEntities(for: request)
         guard let grouping = plan.groupingRequest(entityNames: entities, predicate: request.predicate) else { return nil }
-        return try persistentStoreCoordinator.fetchGroups(grouping, for: request)
+        return try readingCoordinator.fetchGroups(grouping, for: request)
     }
 
     /// The changed objects (inserted, updated, deleted) of the given entities.
@@ -279,7 +279,7 @@ extension ManagedObjectContext {
                 }
             }
         }
-        return try persistentStoreCoordinator.fetchSnapshots(request).map(FetchRow.snapshot)
+        return try readingCoordinator.fetchSnapshots(request).map(FetchRow.snapshot)
     }
 
     /// The registered object for a row, filled from the row's snapshot when it is a fault.
@@ -310,7 +310,7 @@ extension ManagedObjectContext {
             for fault in faults { try fault.fulfillFault() }
             return
         }
-        let snapshots = try persistentStoreCoordinator.snapshots(for: faults.map(\.objectID))
+        let snapshots = try readingCoordinator.snapshots(for: faults.map(\.objectID))
         for fault in faults where fault.isFault {
             if let snapshot = snapshots[fault.objectID] { try fault.load(snapshot, in: self) }
         }

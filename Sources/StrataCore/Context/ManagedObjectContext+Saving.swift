@@ -70,6 +70,7 @@ extension ManagedObjectContext {
         }
         changeLists.forgetAll()
         pendingChanges = ContextChanges()
+        if parent == nil { advanceQueryGeneration() }
         if callsDidSave {
             for list in [inserted, updated, deleted] {
                 for object in list { object.didSave() }
@@ -159,6 +160,7 @@ extension ManagedObjectContext {
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
     ) throws -> [ObjectSnapshot] {
         var request = StoreSaveRequest()
+        request.transactionInfo = historyTransactionInfo
         request.inserted.reserveCapacity(inserted.count)
         request.updated.reserveCapacity(updated.count)
         request.changedProperties.reserveCapacity(updated.count)

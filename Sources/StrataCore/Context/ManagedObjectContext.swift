@@ -32,8 +32,11 @@ public final class ManagedObjectContext {
     public let persistentStoreCoordinator: PersistentStoreCoordinator
     /// The parent context; nil for a root context, which saves into the stores.
     public let parent: ManagedObjectContext?
-    /// A name for logs and debugging.
+    /// A name for logs and debugging, recorded in persistent history with each save.
     public var name: String?
+    /// The transaction author, query generation and merging from history
+    /// (`ManagedObjectContext+History.swift`).
+    var historyState = ContextHistoryState()
 
     // The `@exclusivity(unchecked)` properties below are used on the context's queue only and
     // never while another access to the same one is open; each says what skipping the run-time
@@ -303,7 +306,7 @@ public final class ManagedObjectContext {
     /// The current state of an object as this context's source sees it.
     func sourceSnapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
         if let parent { return try parent.snapshotForChild(objectID) }
-        return try persistentStoreCoordinator.snapshot(for: objectID)
+        return try readingCoordinator.snapshot(for: objectID)
     }
 
     /// The destinations of a to-many as this context's source sees them.
@@ -312,7 +315,7 @@ public final class ManagedObjectContext {
             let parentObject = try parent.existingObject(with: object.objectID)
             return try parentObject.loadedToMany(relationship).map(\.objectID)
         }
-        return try persistentStoreCoordinator.relatedObjectIDs(of: object.objectID, relationship: relationship)
+        return try readingCoordinator.relatedObjectIDs(of: object.objectID, relationship: relationship)
     }
 
     /// This context's current state of an object, for a child context.

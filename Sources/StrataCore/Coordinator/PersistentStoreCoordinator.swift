@@ -61,6 +61,7 @@ public final class PersistentStoreCoordinator: Sendable {
                                            model: managedObjectModel, options: options)
         let store = try type.makeStore(description)
         try addPersistentStore(store)
+        monitorRemoteChanges(of: store, description)
         return store
     }
 

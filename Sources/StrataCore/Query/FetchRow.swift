@@ -26,7 +26,7 @@ struct RowReader {
     init(context: ManagedObjectContext, includesPendingChanges: Bool) {
         self.context = context
         self.stored = includesPendingChanges || context.parent != nil
-            ? nil : StoredSnapshots(coordinator: context.persistentStoreCoordinator)
+            ? nil : StoredSnapshots(coordinator: context.readingCoordinator)
     }
 
     /// The row as key-value values: an object as itself, a snapshot through a view.
@@ -122,14 +122,14 @@ struct StoredRowView: IdentifiedKeyValue {
                     return try snapshot.toOne[key].flatMap { try stored.snapshot(for: $0) }.map { try reader.view($0) }
                 }
                 let ids = try snapshot.toMany[key]
-                    ?? context.persistentStoreCoordinator.relatedObjectIDs(of: snapshot.objectID, relationship: key)
+                    ?? context.readingCoordinator.relatedObjectIDs(of: snapshot.objectID, relationship: key)
                 return try ids.compactMap { try stored.snapshot(for: $0) }.map { try reader.view($0) } as [Any]
             }
             guard relationship.isToMany else {
                 return try snapshot.toOne[key].map { try context.object(with: $0) }
             }
             let ids = try snapshot.toMany[key]
-                ?? context.persistentStoreCoordinator.relatedObjectIDs(of: snapshot.objectID, relationship: key)
+                ?? context.readingCoordinator.relatedObjectIDs(of: snapshot.objectID, relationship: key)
             let objects = try ids.map { try context.object(with: $0) }
             return relationship.isOrdered ? objects as Any : Set(objects) as Any
         case .fetchedProperty:

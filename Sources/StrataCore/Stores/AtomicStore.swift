@@ -16,6 +16,8 @@ public final class AtomicStore: PersistentStore {
     private let image: LockedValue<StoreImage>
     /// Whether the store was opened with ``StoreOption/readOnly``.
     public let isReadOnly: Bool
+    /// What records each save's history; nil without ``StoreOption/persistentHistoryTracking``.
+    let historyRecorder: PersistentHistoryRecorder?
 
     /// Opens the store at `description.url` with `format`, or creates it (writing an empty file)
     /// when the file does not exist.
@@ -29,10 +31,13 @@ public final class AtomicStore: PersistentStore {
         self.model = description.model
         self.format = format
         self.isReadOnly = description.isReadOnly
+        self.historyRecorder = description.tracksPersistentHistory
+            ? PersistentHistoryRecorder(model: description.model, recordsValues: description.recordsPersistentHistoryValues) : nil
         var loaded: StoreImage
         if let format, let url = description.url, FileManager.default.fileExists(atPath: url.path) {
             loaded = try format.read(from: url, model: description.model)
             try description.checkCompatibility(withStoreMetadata: loaded.metadata, file: url.path)
+            try loaded.takeHistoryFromMetadata(file: url.path)
         } else if description.isReadOnly, format != nil, let url = description.url {
             throw StoreError.io(file: url.path, operation: "open", reason: "no such file (a store opened read-only is not created)")
         } else {
@@ -90,9 +95,12 @@ public final class AtomicStore: PersistentStore {
         try refuseWritingIfReadOnly()
         try image.withLock { image in
             var next = image
+            if let historyRecorder {
+                next.history.record(request, storeIdentifier: next.identifier, recorder: historyRecorder) { image.objects[$0] }
+            }
             try apply(request, to: &next)
             next.danglingReferences = []   // the file written holds only the objects' own references
-            if let format, let url { try format.write(next, to: url, model: model) }
+            if let format, let url { try format.write(next.withHistoryInMetadata(), to: url, model: model) }
             image = next
         }
     }
@@ -104,10 +112,19 @@ public final class AtomicStore: PersistentStore {
         var next = replacement
         next.stampMetadata(type: type, model: model)
         next.danglingReferences = []
+        next.history = next.history.reassigned(to: next.identifier)
         try image.withLock { image in
-            if let format, let url { try format.write(next, to: url, model: model) }
+            if let format, let url { try format.write(next.withHistoryInMetadata(), to: url, model: model) }
             image = next
         }
+    }
+
+    /// Runs `body` on the image under the store's lock.
+    func withImage<T: Sendable>(_ body: (inout sending StoreImage) throws -> sending T) throws -> sending T { try image.withLock(body) }
+
+    /// Writes `next` to the store's file, when it has one (its history in the metadata).
+    func write(_ next: StoreImage) throws {
+        if let format, let url { try format.write(next.withHistoryInMetadata(), to: url, model: model) }
     }
 
     /// Throws ``StoreError/readOnlyStore(file:)`` when the store was opened read-only.

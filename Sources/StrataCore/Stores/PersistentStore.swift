@@ -94,6 +94,9 @@ public struct StoreSaveRequest: Sendable, Hashable {
     /// conflict). Empty, or of another length than ``updated``, when the saver does not say: any
     /// property may have changed.
     public var changedProperties: [[String]?] = []
+    /// Who saved (the context's transaction author and name), for the store's persistent
+    /// history; nil when the saver does not say.
+    public var transactionInfo: HistoryTransactionInfo?
 
     /// The changed properties of `updated[index]` as ``changedProperties`` gives them; nil when not
     /// known.

@@ -16,6 +16,8 @@ public struct StoreImage: Sendable, Hashable {
     /// them (left out of ``objects``: such a relationship reads as nil). Never written: a save
     /// writes the objects as they are.
     public var danglingReferences: [DanglingReference] = []
+    /// The store's persistent history (empty when it keeps none): see ``PersistentHistoryLog``.
+    public var history = PersistentHistoryLog()
 
     /// Creates an image.
     public init(identifier: String, metadata: [String: PropertyListValue] = [:],

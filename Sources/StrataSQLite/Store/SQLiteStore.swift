@@ -22,6 +22,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Whether the store was opened with ``StoreOption/readOnly``.
     public let isReadOnly: Bool
     let schema: SQLiteSchema
+    /// The persistent-history tables, when the store was opened with
+    /// ``StoreOption/persistentHistoryTracking`` (see `SQLiteStore+History.swift`).
+    let historyTables: SQLiteHistoryTables?
     private let lock = NSLock()
     private var state: State
 
@@ -43,6 +46,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         /// The compiled model the next write puts into `Z_MODELCACHE`, when the file keeps none
         /// or one of another model (see `SQLiteStore+ModelCache.swift`).
         var pendingModelCache: Data?
+        /// `PRAGMA data_version` at the last check for saves made elsewhere
+        /// (`SQLiteStore+RemoteChanges.swift`).
+        var checkedDataVersion: Int64?
 
         init(connection: SQLiteConnection, identifier: String, metadata: [String: PropertyListValue], schema: SQLiteSchema) {
             self.connection = connection
@@ -81,6 +87,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             var image = StoreImage(identifier: opened.identifier, metadata: opened.metadata)
             image.stampMetadata(type: .sqlite, model: description.model)
             self.schema = opened.schema
+            self.historyTables = description.tracksPersistentHistory
+                ? try SQLiteHistoryTables.prepare(connection, recorder: PersistentHistoryRecorder(
+                    model: description.model, recordsValues: description.recordsPersistentHistoryValues), writable: !description.isReadOnly)
+                : nil
             self.state = State(connection: connection, identifier: image.identifier, metadata: image.metadata, schema: opened.schema)
             if !description.isReadOnly {
                 state.pendingModelCache = try Self.modelCacheToWrite(connection, model: description.model)
@@ -270,6 +280,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             let writer = SQLiteRowWriter(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts,
                                          file: url?.path ?? "")
             try state.connection.transaction {
+                try recordHistory(request, state)
                 try writer.apply(request)
                 try SQLiteEntityColumnWriter(connection: state.connection, schema: schema).update(after: request)
                 try state.connection.run("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1",
