@@ -92,6 +92,7 @@ extension ManagedObjectContext {
 
     /// Posts ``objectsDidChangeNotification`` for the changes made since the last time.
     public func processPendingChanges() {
+        endUndoEvent()
         guard !pendingChanges.isEmpty else { return }
         var changes = pendingChanges
         pendingChanges = ContextChanges()

@@ -160,7 +160,9 @@ public final class ManagedObjectContext {
 
     /// Gives the objects registered from now on a new link, once the old one has ended.
     func renewObjectsLink() {
+        let recorder = objectsLink.undoRecorder
         objectsLink = ContextLink()
+        objectsLink.undoRecorder = recorder
         objectsLink.context = self
     }
 
@@ -203,6 +205,7 @@ public final class ManagedObjectContext {
         object.isFault = false
         object.attributeValues = object.entity.defaultAttributeValues
         track(inserted: object)
+        objectsLink.undoRecorder?.inserted(object)
         object.awakeFromInsert()
     }
 

@@ -97,6 +97,14 @@ public final class ObjectUndoManager {
     public func registerUndo<Target: AnyObject>(
         withTarget target: Target, handler: @escaping (Target) -> Void
     ) throws {
+        try registerUndo(withTarget: target, payload: nil, handler: handler)
+    }
+
+    /// Registers `handler` as ``registerUndo(withTarget:handler:)`` does, with `payload`, what
+    /// the action restores, kept beside it for inspection.
+    func registerUndo<Target: AnyObject>(
+        withTarget target: Target, payload: Any?, handler: @escaping (Target) -> Void
+    ) throws {
         guard isUndoRegistrationEnabled else { return }
         if openGroups.isEmpty {
             guard groupsByEvent else { throw UndoError.registrationOutsideGroup }
@@ -104,9 +112,9 @@ public final class ObjectUndoManager {
             automaticGroupOpen = true
         }
         if performing == nil { redoStack.removeAll() }
-        let action = UndoAction(target: target) { object in
+        let action = UndoAction(target: target, run: { object in
             if let typed = object as? Target { handler(typed) }
-        }
+        }, payload: payload)
         openGroups[openGroups.count - 1].items.append(.action(action))
     }
 
