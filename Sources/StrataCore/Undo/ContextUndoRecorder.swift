@@ -50,13 +50,17 @@ final class ContextUndoRecorder {
     private func needsRecording(_ object: ManagedObject, _ key: String) -> Bool {
         guard isRecording else { return false }
         if manager.isUndoing || manager.isRedoing { return true }
-        return recordedSlots.insert(Slot(object: ObjectIdentifier(object), key: key)).inserted
+        return !recordedSlots.contains(Slot(object: ObjectIdentifier(object), key: key))
     }
 
-    /// Registers `step`, to be reverted when the group is undone.
-    private func register(_ step: ContextUndoStep) {
+    /// Registers `step`, to be reverted when the group is undone; `key` names the slot it
+    /// restores, written down once the group it joins is open.
+    private func register(_ step: ContextUndoStep, slot key: String? = nil) {
         // Only misuse throws (no group open with grouping by event off); the step is dropped then.
         try? manager.registerUndo(withTarget: self, payload: step) { recorder in recorder.revert(step) }
+        if let key, !manager.isUndoing, !manager.isRedoing {
+            recordedSlots.insert(Slot(object: ObjectIdentifier(step.object), key: key))
+        }
     }
 
     // MARK: Recording
@@ -64,7 +68,7 @@ final class ContextUndoRecorder {
     /// Records that the attribute `key` of `object` is about to change from `old`.
     func attributeWillChange(_ object: ManagedObject, _ key: String, from old: AttributeValue?) {
         guard needsRecording(object, key) else { return }
-        register(.attribute(object, key, old))
+        register(.attribute(object, key, old), slot: key)
     }
 
     /// Records that the attribute at `position` of `layout` is about to change: reads the value
@@ -74,13 +78,13 @@ final class ContextUndoRecorder {
         guard needsRecording(object, key) else { return }
         let old = object.attributeValues.isLaidOut(as: layout)
             ? object.attributeValues[position: position] : object.attributeValues[key]
-        register(.attribute(object, key, old))
+        register(.attribute(object, key, old), slot: key)
     }
 
     /// Records that the to-one `key` of `object` is about to change from `old`.
     func toOneWillChange(_ object: ManagedObject, _ key: String, from old: ManagedObject?) {
         guard needsRecording(object, key) else { return }
-        register(.toOne(object, key, old))
+        register(.toOne(object, key, old), slot: key)
     }
 
     /// Records that the loaded to-many `key` of `object` is about to become `new`: the
@@ -91,7 +95,7 @@ final class ContextUndoRecorder {
         let old = object.toManyValues[key] ?? []
         if object.entity.relationship(named: key)?.isOrdered == true {
             guard needsRecording(object, key) else { return }
-            register(.orderedToMany(object, key, old))
+            register(.orderedToMany(object, key, old), slot: key)
             return
         }
         let added = Array(new.filter { !old.contains($0) })
@@ -108,7 +112,7 @@ final class ContextUndoRecorder {
         guard old.contains(destination) != adding else { return }
         if object.entity.relationship(named: key)?.isOrdered == true {
             guard needsRecording(object, key) else { return }
-            register(.orderedToMany(object, key, old))
+            register(.orderedToMany(object, key, old), slot: key)
             return
         }
         register(.toMany(object, key, added: adding ? [destination] : [], removed: adding ? [] : [destination]))
@@ -175,6 +179,14 @@ enum ContextUndoStep {
     /// Make the object exist (again, with `values` and as `listing` when it is still listed as
     /// deleted) or not.
     case existence(ManagedObject, exists: Bool, values: ObjectValues?, listing: PendingChange)
+
+    /// The object the step changes.
+    var object: ManagedObject {
+        switch self {
+        case .attribute(let object, _, _), .toOne(let object, _, _), .toMany(let object, _, _, _),
+             .orderedToMany(let object, _, _), .existence(let object, _, _, _): object
+        }
+    }
 
     /// How many values and destinations the step holds: what its memory grows with.
     var heldValueCount: Int {
