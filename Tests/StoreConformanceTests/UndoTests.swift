@@ -235,6 +235,18 @@ struct UndoTests {
         }
     }
 
+    @Test("A change made after a rollback in the same event is undoable", arguments: StoreUnderTest.all)
+    func changeAfterRollback(store: StoreUnderTest) throws {
+        let (context, manager, _, books) = try savedShelf(store)
+        try books[0].setValue("X", forKey: "title")
+        context.rollback()
+        try books[0].setValue("Y", forKey: "title")
+        context.processPendingChanges()
+        #expect(manager.canUndo)
+        try context.undo()
+        #expect(try books[0].string("title") == "A")
+    }
+
     @Test("Undo and redo of a to-one change restore both sides", arguments: StoreUnderTest.all)
     func toOneBothSides(store: StoreUnderTest) throws {
         let context = try store.makeContext(model: SampleModels.couples())

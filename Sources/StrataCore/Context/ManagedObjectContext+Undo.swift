@@ -21,7 +21,6 @@ extension ManagedObjectContext {
         get { objectsLink.undoRecorder?.manager }
         set {
             guard newValue !== objectsLink.undoRecorder?.manager else { return }
-            objectsLink.undoRecorder?.stop()
             objectsLink.undoRecorder = newValue.map { ContextUndoRecorder(manager: $0, context: self) }
         }
     }

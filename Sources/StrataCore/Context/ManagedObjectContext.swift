@@ -201,11 +201,12 @@ public final class ManagedObjectContext {
     }
 
     func register(inserted object: ManagedObject) {
-        object.contextLink = objectsLink
+        let link = objectsLink
+        object.contextLink = link
         object.isFault = false
         object.attributeValues = object.entity.defaultAttributeValues
         track(inserted: object)
-        objectsLink.undoRecorder?.inserted(object)
+        link.undoRecorder?.inserted(object)
         object.awakeFromInsert()
     }
 

@@ -16,10 +16,11 @@ final class ContextUndoRecorder {
     var suspensions = 0
     /// The slots (object and key) whose value at the start of the open group is recorded already:
     /// a key changed again in the same group needs no second step, as undoing the first restores
-    /// the value the group started with. Emptied whenever a group opens or closes.
+    /// the value the group started with. Emptied once another group is open
+    /// (``ObjectUndoManager/groupSerial`` moved on).
     private var recordedSlots: Set<Slot> = []
-    /// The observer that empties ``recordedSlots``.
-    private var observer: UndoObserverToken?
+    /// The manager's ``ObjectUndoManager/groupSerial`` when ``recordedSlots`` was last written.
+    private var slotsSerial = 0
 
     /// An object's property, as a key of ``recordedSlots``.
     private struct Slot: Hashable {
@@ -31,15 +32,6 @@ final class ContextUndoRecorder {
     init(manager: ObjectUndoManager, context: ManagedObjectContext) {
         self.manager = manager
         self.context = context
-        observer = manager.observe { [weak self] event in
-            if event == .didOpenGroup || event == .didCloseGroup { self?.recordedSlots.removeAll() }
-        }
-    }
-
-    /// Stops observing the manager, as the context lets go of it.
-    func stop() {
-        if let observer { manager.removeObserver(observer) }
-        observer = nil
     }
 
     /// Whether a change made now is to be registered.
@@ -50,6 +42,7 @@ final class ContextUndoRecorder {
     private func needsRecording(_ object: ManagedObject, _ key: String) -> Bool {
         guard isRecording else { return false }
         if manager.isUndoing || manager.isRedoing { return true }
+        if slotsSerial != manager.groupSerial { return true }
         return !recordedSlots.contains(Slot(object: ObjectIdentifier(object), key: key))
     }
 
@@ -59,6 +52,10 @@ final class ContextUndoRecorder {
         // Only misuse throws (no group open with grouping by event off); the step is dropped then.
         try? manager.registerUndo(withTarget: self, payload: step) { recorder in recorder.revert(step) }
         if let key, !manager.isUndoing, !manager.isRedoing {
+            if slotsSerial != manager.groupSerial {
+                recordedSlots.removeAll(keepingCapacity: true)
+                slotsSerial = manager.groupSerial
+            }
             recordedSlots.insert(Slot(object: ObjectIdentifier(step.object), key: key))
         }
     }

@@ -44,6 +44,9 @@ public final class ObjectUndoManager {
     var observers: [(id: Int, handler: (UndoEvent) -> Void)] = []
     /// The last observer id handed out.
     var nextObserverID = 0
+    /// Counts the openings and closings of groups and the removals of actions: equal counts
+    /// mean the same group is still the one registrations go to.
+    var groupSerial = 0
 
     /// What ``performing`` says is running.
     enum Performing { case undo, redo }
@@ -134,6 +137,7 @@ public final class ObjectUndoManager {
     /// Empties both stacks, discards any open group and enables registration again. Called during
     /// an undo or redo, it also discards what the actions run so far registered.
     public func removeAllActions() {
+        groupSerial &+= 1
         undoStack.removeAll()
         redoStack.removeAll()
         openGroups = performing == nil ? [] : [UndoGroup()]
@@ -146,6 +150,7 @@ public final class ObjectUndoManager {
     /// Removes every action registered on `target` from both stacks and the open groups; groups
     /// left empty are dropped. Actions on other targets stay.
     public func removeAllActions(withTarget target: AnyObject) {
+        groupSerial &+= 1
         undoStack = undoStack.map { $0.removingActions(withTarget: target) }.filter { !$0.isEmpty }
         redoStack = redoStack.map { $0.removingActions(withTarget: target) }.filter { !$0.isEmpty }
         openGroups = openGroups.map { $0.removingActions(withTarget: target) }
