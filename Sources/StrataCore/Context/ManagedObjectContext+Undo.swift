@@ -15,8 +15,8 @@ extension ManagedObjectContext {
     /// ```
     ///
     /// Firing faults and merging changes from other contexts record nothing; ``rollback()`` and
-    /// ``reset()`` empty both stacks. Set it to nil during a large import: nothing is recorded and
-    /// each change costs one nil check more than without undo.
+    /// ``reset()`` empty both stacks. Set it to nil during a large import: nothing is recorded
+    /// then, and each change pays one nil check for it.
     public var undoManager: ObjectUndoManager? {
         get { objectsLink.undoRecorder?.manager }
         set {
