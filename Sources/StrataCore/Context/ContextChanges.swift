@@ -93,6 +93,7 @@ extension ManagedObjectContext {
     /// Posts ``objectsDidChangeNotification`` for the changes made since the last time.
     public func processPendingChanges() {
         if historyState.remoteChanges != nil { mergeRemoteChangesIfAny() }
+        endUndoEvent()
         guard !pendingChanges.isEmpty else { return }
         var changes = pendingChanges
         pendingChanges = ContextChanges()

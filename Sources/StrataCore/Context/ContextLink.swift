@@ -12,6 +12,9 @@ final class ContextLink {
     weak var context: ManagedObjectContext?
     // Atomic: the last reference to a context may go on a thread other than its queue's.
     private let ended = Atomic<Bool>(false)
+    /// What records the objects' changes for the context's undo manager; nil without one.
+    // Unchecked: read for every value set; written only as the context's manager changes.
+    @exclusivity(unchecked) var undoRecorder: ContextUndoRecorder?
 
     /// Whether the context let go of the objects holding this link.
     var isEnded: Bool { ended.load(ordering: .acquiring) }

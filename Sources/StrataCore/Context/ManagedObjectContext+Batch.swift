@@ -79,7 +79,7 @@ extension ManagedObjectContext {
         let ordered = contexts.enumerated().sorted { (depth($0.element), $0.offset) < (depth($1.element), $1.offset) }
         var merged = Set<ObjectIdentifier>()
         for (_, context) in ordered where merged.insert(ObjectIdentifier(context)).inserted {
-            try context.mergeRemoteChanges(inserted: inserted, updated: updated, deleted: deleted)
+            try context.withoutUndoRegistration { try context.mergeRemoteChanges(inserted: inserted, updated: updated, deleted: deleted) }
         }
     }
 

@@ -3,6 +3,7 @@ extension ManagedObjectContext {
     /// go back to their last saved state.
     public func rollback() {
         checkQueue()
+        removeAllUndoActions()
         let inserted = changeLists.inserted
         let changed = changeLists.updated + changeLists.deleted
         changeLists.removeAll()
@@ -17,6 +18,7 @@ extension ManagedObjectContext {
     /// Forgets every object; objects obtained before can no longer be used.
     public func reset() {
         checkQueue()
+        removeAllUndoActions()
         letGoOfObjects()
         renewObjectsLink()
         pendingChanges = ContextChanges()
@@ -37,8 +39,8 @@ extension ManagedObjectContext {
         object.turnIntoFault()
         guard mergeChanges, !changes.isEmpty else { return }
         try object.fulfillFault()
-        for (key, value) in changes.sorted(by: { $0.key < $1.key }) {
-            try object.setValue(value, forKey: key)
+        try withoutUndoRegistration {
+            for (key, value) in changes.sorted(by: { $0.key < $1.key }) { try object.setValue(value, forKey: key) }
         }
     }
 

@@ -10,7 +10,8 @@ extension ManagedObjectContext {
         guard object.managedObjectContext === self else { throw ObjectError.wrongContext(object.objectID) }
         guard object.pendingChange != .deleted, !object.isInvalidated else { return }
         try object.fulfillFault()
-        let wasInserted = object.pendingChange == .inserted
+        let listedBefore = object.pendingChange
+        let wasInserted = listedBefore == .inserted
         // Marked deleted while its delete rules run (an unsaved insert too), so that a rule
         // leading back to it stops there.
         changeLists.set(.deleted, of: object)
@@ -27,6 +28,7 @@ extension ManagedObjectContext {
             if wasInserted { changeLists.set(.none, of: object) }
             throw error
         }
+        objectsLink.undoRecorder?.deleted(object, listedBefore: listedBefore)
         if wasInserted {
             // Never saved, so nothing to delete from a store: the object is simply forgotten.
             changeLists.set(.none, of: object)

@@ -163,7 +163,9 @@ public final class ManagedObjectContext {
 
     /// Gives the objects registered from now on a new link, once the old one has ended.
     func renewObjectsLink() {
+        let recorder = objectsLink.undoRecorder
         objectsLink = ContextLink()
+        objectsLink.undoRecorder = recorder
         objectsLink.context = self
     }
 
@@ -202,10 +204,12 @@ public final class ManagedObjectContext {
     }
 
     func register(inserted object: ManagedObject) {
-        object.contextLink = objectsLink
+        let link = objectsLink
+        object.contextLink = link
         object.isFault = false
         object.attributeValues = object.entity.defaultAttributeValues
         track(inserted: object)
+        link.undoRecorder?.inserted(object)
         object.awakeFromInsert()
     }
 

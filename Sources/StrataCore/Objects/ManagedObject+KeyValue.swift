@@ -69,6 +69,7 @@ extension ManagedObject {
         case .attribute(let attribute):
             let stored = try value.map { try AttributeValue.make(from: $0, for: attribute, entity: entity.name) }
             guard attributeValues[key] != stored else { return }
+            contextLink?.undoRecorder?.attributeWillChange(self, key, from: attributeValues[key])
             keepCommittedAttributes()
             attributeValues[key] = stored
             markChanged()
@@ -105,6 +106,7 @@ extension ManagedObject {
         try fulfillFault()
         try checkMutable()
         guard attributeValues[key] != value else { return }
+        contextLink?.undoRecorder?.attributeWillChange(self, key, from: attributeValues[key])
         keepCommittedAttributes()
         attributeValues[key] = value
         markChanged()
@@ -157,6 +159,7 @@ extension ManagedObject {
         if !tracked { try checkMutable() }
         if isFault { try fulfillFault() }
         let stored = try makeStored()
+        if let recorder = contextLink?.undoRecorder { recorder.attributeWillChange(self, at: position, of: layout) }
         keepCommittedAttributes()
         if tracked {
             // Already listed as changed: the value it replaces does not matter.

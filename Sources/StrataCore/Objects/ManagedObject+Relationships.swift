@@ -75,13 +75,13 @@ extension ManagedObject {
     private func link(_ source: ManagedObject, into inverse: RelationshipDescription, reverseKey: String) throws {
         try fulfillFault()
         if inverse.isToMany {
-            try modifyToMany(inverse.name) { $0.append(source).inserted }
+            try modifyToMany(inverse.name, adding: source)
         } else {
             // A one-to-one or many-to-one: the previous source loses this object.
             if let previous = toOneValues[inverse.name], previous !== source {
                 try previous.fulfillFault()
                 if previous.entity.relationship(named: reverseKey)?.isToMany == true {
-                    try previous.modifyToMany(reverseKey) { $0.remove(self) != nil }
+                    try previous.modifyToMany(reverseKey, removing: self)
                 } else if previous.toOneValues[reverseKey] === self {
                     try previous.primitiveSetToOne(reverseKey, nil)
                 }
@@ -94,7 +94,7 @@ extension ManagedObject {
     func unlink(_ source: ManagedObject, from inverse: RelationshipDescription) throws {
         try fulfillFault()
         if inverse.isToMany {
-            try modifyToMany(inverse.name) { $0.remove(source) != nil }
+            try modifyToMany(inverse.name, removing: source)
         } else if toOneValues[inverse.name] === source {
             try primitiveSetToOne(inverse.name, nil)
         }
@@ -103,6 +103,7 @@ extension ManagedObject {
     func primitiveSetToOne(_ key: String, _ destination: ManagedObject?) throws {
         try fulfillFault()
         guard toOneValues[key] !== destination else { return }
+        contextLink?.undoRecorder?.toOneWillChange(self, key, from: toOneValues[key])
         keepCommittedToOnes()
         toOneValues[key] = destination
         markChanged()
@@ -111,15 +112,24 @@ extension ManagedObject {
     func primitiveSetToMany(_ key: String, _ destinations: OrderedSet<ManagedObject>) throws {
         try fulfillFault()
         try loadToMany(key)
+        contextLink?.undoRecorder?.toManyWillChange(self, key, to: destinations)
         toManyValues[key] = destinations
         markChanged()
     }
 
-    /// Changes the destinations of a to-many in place, without copying the set (adding one
-    /// destination at a time stays linear), and records the change when `change` says it made one.
-    private func modifyToMany(_ key: String, _ change: (inout OrderedSet<ManagedObject>) -> Bool) throws {
+    /// Adds `destination` to a to-many in place, without copying the set (adding one
+    /// destination at a time stays linear), and records the change if it made one.
+    private func modifyToMany(_ key: String, adding destination: ManagedObject) throws {
         try loadToMany(key)
-        if relationships().toManyValues.modify(key, default: [], change) { markChanged() }
+        contextLink?.undoRecorder?.toManyWillChange(self, key, destination, adding: true)
+        if relationships().toManyValues.modify(key, default: [], { $0.append(destination).inserted }) { markChanged() }
+    }
+
+    /// Removes `destination` from a to-many in place, and records the change if it made one.
+    private func modifyToMany(_ key: String, removing destination: ManagedObject) throws {
+        try loadToMany(key)
+        contextLink?.undoRecorder?.toManyWillChange(self, key, destination, adding: false)
+        if relationships().toManyValues.modify(key, default: [], { $0.remove(destination) != nil }) { markChanged() }
     }
 
     /// Loads the destinations of a to-many (as faults) if they are not loaded yet: what

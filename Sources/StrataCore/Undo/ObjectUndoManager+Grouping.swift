@@ -37,12 +37,14 @@ extension ObjectUndoManager {
 
     /// Opens a group and says so.
     func openGroup() {
+        groupSerial &+= 1
         openGroups.append(UndoGroup())
         post(.didOpenGroup)
     }
 
     /// Closes the innermost open group, sending it to its parent or to a stack.
     func closeGroup() {
+        groupSerial &+= 1
         post(.checkpoint)
         post(.willCloseGroup)
         let group = openGroups.removeLast()

@@ -53,6 +53,8 @@ extension ObjectUndoManager {
     /// Runs `group`'s actions with ``performing`` set, collecting what they register into one
     /// group for the other stack; the groups open before are put back after.
     func perform(_ group: UndoGroup, as kind: Performing) {
+        groupSerial &+= 1
+        defer { groupSerial &+= 1 }
         suspendedGroups = openGroups
         suspendedAutomatic = automaticGroupOpen
         openGroups = [UndoGroup(actionName: group.actionName)]

@@ -44,6 +44,9 @@ public final class ObjectUndoManager {
     var observers: [(id: Int, handler: (UndoEvent) -> Void)] = []
     /// The last observer id handed out.
     var nextObserverID = 0
+    /// Counts the openings and closings of groups and the removals of actions: equal counts
+    /// mean the same group is still the one registrations go to.
+    var groupSerial = 0
 
     /// What ``performing`` says is running.
     enum Performing { case undo, redo }
@@ -97,6 +100,14 @@ public final class ObjectUndoManager {
     public func registerUndo<Target: AnyObject>(
         withTarget target: Target, handler: @escaping (Target) -> Void
     ) throws {
+        try registerUndo(withTarget: target, payload: nil, handler: handler)
+    }
+
+    /// Registers `handler` as ``registerUndo(withTarget:handler:)`` does, with `payload`, what
+    /// the action restores, kept beside it for inspection.
+    func registerUndo<Target: AnyObject>(
+        withTarget target: Target, payload: Any?, handler: @escaping (Target) -> Void
+    ) throws {
         guard isUndoRegistrationEnabled else { return }
         if openGroups.isEmpty {
             guard groupsByEvent else { throw UndoError.registrationOutsideGroup }
@@ -104,9 +115,9 @@ public final class ObjectUndoManager {
             automaticGroupOpen = true
         }
         if performing == nil { redoStack.removeAll() }
-        let action = UndoAction(target: target) { object in
+        let action = UndoAction(target: target, run: { object in
             if let typed = object as? Target { handler(typed) }
-        }
+        }, payload: payload)
         openGroups[openGroups.count - 1].items.append(.action(action))
     }
 
@@ -126,6 +137,7 @@ public final class ObjectUndoManager {
     /// Empties both stacks, discards any open group and enables registration again. Called during
     /// an undo or redo, it also discards what the actions run so far registered.
     public func removeAllActions() {
+        groupSerial &+= 1
         undoStack.removeAll()
         redoStack.removeAll()
         openGroups = performing == nil ? [] : [UndoGroup()]
@@ -138,6 +150,7 @@ public final class ObjectUndoManager {
     /// Removes every action registered on `target` from both stacks and the open groups; groups
     /// left empty are dropped. Actions on other targets stay.
     public func removeAllActions(withTarget target: AnyObject) {
+        groupSerial &+= 1
         undoStack = undoStack.map { $0.removingActions(withTarget: target) }.filter { !$0.isEmpty }
         redoStack = redoStack.map { $0.removingActions(withTarget: target) }.filter { !$0.isEmpty }
         openGroups = openGroups.map { $0.removingActions(withTarget: target) }

@@ -7,6 +7,9 @@ struct UndoAction {
     weak var target: AnyObject?
     /// The closure, already cast back to the target's type.
     let run: (AnyObject) -> Void
+    /// What the action restores, when its registrar says (a context's ``ContextUndoStep``):
+    /// kept for inspection only.
+    var payload: Any? = nil
 }
 
 /// A group of undo actions, undone together: the actions and nested groups registered between
@@ -39,6 +42,16 @@ struct UndoGroup {
                 if let target = action.target { action.run(target) }
             case .group(let group):
                 group.perform()
+            }
+        }
+    }
+
+    /// The payloads of the group's actions, nested groups' included, oldest first.
+    var payloads: [Any] {
+        items.flatMap { item -> [Any] in
+            switch item {
+            case .action(let action): action.payload.map { [$0] } ?? []
+            case .group(let group): group.payloads
             }
         }
     }
