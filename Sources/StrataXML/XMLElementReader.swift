@@ -163,6 +163,9 @@ final class XMLStreamReader {
         self.context = context
         defer {
             self.context = nil
+            // libxml2 makes a document of its own to hold the declarations of a DTD, even for a
+            // SAX parse, and leaves freeing it to the caller.
+            if let document = context.pointee.myDoc { xmlFreeDoc(document) }
             xmlFreeParserCtxt(context)
         }
         xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue))
