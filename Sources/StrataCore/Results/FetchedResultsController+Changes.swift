@@ -124,11 +124,9 @@ extension FetchedResultsController {
             case (nil, nil): continue
             case (nil, _): type = .insert
             case (_, nil): type = .delete
-            case let (old?, new?):
-                if movement.oldKey != movement.newKey {
-                    type = .move
-                } else if movement.previousID != movement.id {
-                    guard old != new else { continue }
+            case (_?, _?):
+                if movement.oldKey != movement.newKey || movement.previousID != movement.id {
+                    // A new permanent ID is a move too, so that lists keyed by ID take it.
                     type = .move
                 } else {
                     guard reportingUpdates else { continue }
