@@ -45,7 +45,7 @@ let package = Package(
         // ResultsBenchmarks: a fetched results controller following saves against a fresh fetch.
         .executableTarget(
             name: "ResultsBenchmarks",
-            dependencies: ["BenchmarkSupport", .product(name: "Strata", package: "Strata")]
+            dependencies: ["BenchmarkSupport", "CMallocInfo", .product(name: "Strata", package: "Strata")]
         ),
         .executableTarget(
             name: "SQLiteBenchmarks",
