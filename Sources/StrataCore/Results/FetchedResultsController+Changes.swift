@@ -55,7 +55,8 @@ extension FetchedResultsController {
                 var object: ManagedObject? = nil
                 var key: [PredicateValue]? = nil
                 if !deleted {
-                    object = context.registeredObject(for: id) ?? (oldKey == nil ? try? context.object(with: id) : nil)
+                    // An object no longer registered is read again as a fault.
+                    object = context.registeredObject(for: id) ?? (try? context.object(with: id))
                     if let object { key = newKey(of: object) }
                 }
                 guard oldKey != nil || key != nil else { continue }
