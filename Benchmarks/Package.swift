@@ -42,6 +42,11 @@ let package = Package(
             name: "FootprintBenchmarks",
             dependencies: ["BenchmarkSupport", "CMallocInfo", .product(name: "Strata", package: "Strata")]
         ),
+        // ResultsBenchmarks: a fetched results controller following saves against a fresh fetch.
+        .executableTarget(
+            name: "ResultsBenchmarks",
+            dependencies: ["BenchmarkSupport", "CMallocInfo", .product(name: "Strata", package: "Strata")]
+        ),
         .executableTarget(
             name: "SQLiteBenchmarks",
             dependencies: [

@@ -88,6 +88,9 @@ extension ManagedObjectContext {
         NotificationCenter.default.post(name: name, object: self, userInfo: [Self.changesUserInfoKey: changes])
         let notification = ContextNotification(name: name, changes: changes)
         for continuation in changeContinuations.values { continuation.yield(notification) }
+        if !resultsObservers.isEmpty {
+            for observer in resultsObservers.values { observer(name, changes) }
+        }
     }
 
     /// Posts ``objectsDidChangeNotification`` for the changes made since the last time.

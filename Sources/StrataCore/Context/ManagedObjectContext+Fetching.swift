@@ -260,6 +260,11 @@ extension ManagedObjectContext {
         return try readingCoordinator.fetchGroups(grouping, for: request)
     }
 
+    /// Whether an object of one of `entities` has an unsaved change.
+    func hasPendingChanges(in entities: Set<String>) -> Bool {
+        !pendingObjects(in: entities).isEmpty
+    }
+
     /// The changed objects (inserted, updated, deleted) of the given entities.
     private func pendingObjects(in entities: Set<String>) -> [ManagedObject] {
         changeLists.all.filter { entities.contains($0.entity.name) }

@@ -93,6 +93,9 @@ public final class ManagedObjectContext {
         let scope: ObjectIDScope
     }
     var changeContinuations: [UUID: AsyncStream<ContextNotification>.Continuation] = [:]
+    /// The fetched results controllers and live queries following this context, told of each
+    /// notification as it is posted (nothing to do when there are none).
+    var resultsObservers: [UUID: (Notification.Name, ContextChanges) -> Void] = [:]
     /// The objects freed while registered here, not yet taken out of the registry: a freed
     /// object only lists itself (``ManagedObject/listAsFreed()``), and the registry is settled
     /// before its next use (``registry``). A context that ends with only freed objects registered

@@ -86,7 +86,12 @@ public struct ObjectSortDescriptor: Sendable, Hashable, CustomStringConvertible 
 
     /// The order of two values under this descriptor (direction included).
     public func compare(_ lhs: Any?, _ rhs: Any?) -> ComparisonResult {
-        let result = compareAscending(PredicateValue(lhs), PredicateValue(rhs))
+        compareValues(PredicateValue(lhs), PredicateValue(rhs))
+    }
+
+    /// The order of two values already normalised (direction included).
+    func compareValues(_ lhs: PredicateValue, _ rhs: PredicateValue) -> ComparisonResult {
+        let result = compareAscending(lhs, rhs)
         guard !ascending else { return result }
         switch result {
         case .orderedAscending: return .orderedDescending
