@@ -123,6 +123,8 @@ struct MergingTests {
         #expect(try viewer.count("Employee") == 0)
         #expect(try acme.objects("employees").isEmpty)
         #expect(throws: ObjectError.objectNotFound(annID)) { try viewer.existingObject(with: annID) }
+        try viewer.delete(ann)
+        #expect(!viewer.hasChanges, "nothing is left to delete")
         try viewer.save()
     }
 

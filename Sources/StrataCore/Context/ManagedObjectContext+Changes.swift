@@ -20,6 +20,7 @@ extension ManagedObjectContext {
         letGoOfObjects()
         renewObjectsLink()
         pendingChanges = ContextChanges()
+        merging.lastMergedInserts = []
     }
 
     /// Brings an object up to date with its store (or parent).
