@@ -66,8 +66,8 @@ extension ManagedObjectContext {
     /// Posted after a save, with the permanent IDs of inserted objects.
     public static let didSaveNotification = Notification.Name("StrataManagedObjectContextDidSave")
     /// Posted after the context merged changes saved elsewhere, with every ID merged (Core Data's
-    /// `didMergeChangesObjectIDsNotification`); ``objectsDidChangeNotification`` follows a merge
-    /// too, with the objects the merge touched here.
+    /// `didMergeChangesObjectIDsNotification`); ``objectsDidChangeNotification``, posted just
+    /// before it, names the objects the merge touched here.
     public static let didMergeChangesNotification = Notification.Name("StrataManagedObjectContextDidMergeChanges")
     /// The `userInfo` key under which each notification carries its ``ContextChanges``.
     public static let changesUserInfoKey = "changes"
