@@ -5,6 +5,7 @@ import PackageDescription
 // Run: swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build StoreBenchmarks [count]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build SQLiteBenchmarks [count]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build ToManyBenchmarks [students]
+//      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build MergeBenchmarks [--rounds N]
 //      Benchmarks/check-footprint.sh (FootprintBenchmarks: memory per object against checked thresholds)
 let package = Package(
     name: "StrataBenchmarks",
@@ -46,6 +47,12 @@ let package = Package(
         .executableTarget(
             name: "ResultsBenchmarks",
             dependencies: ["BenchmarkSupport", "CMallocInfo", .product(name: "Strata", package: "Strata")]
+        ),
+        // MergeBenchmarks: merging saves of 100 changes into contexts holding 10,000 and 100,000
+        // objects (the cost follows the save, not the context).
+        .executableTarget(
+            name: "MergeBenchmarks",
+            dependencies: ["BenchmarkSupport", .product(name: "Strata", package: "Strata")]
         ),
         .executableTarget(
             name: "SQLiteBenchmarks",

@@ -30,6 +30,8 @@ public final class BackgroundContext: Sendable {
         queue = DispatchQueue(label: name ?? "strata.background-context")
         let context = ManagedObjectContext(coordinator: coordinator, concurrencyType: .privateQueue)
         context.name = name
+        // Saves of other contexts are merged on this queue (automaticallyMergesChangesFromParent).
+        context.merging.queue = { [queue] work in queue.async(execute: work) }
         box = ContextBox(context)
         queue.setSpecific(key: queueKey, value: 1)
     }

@@ -65,6 +65,10 @@ extension ManagedObjectContext {
     public static let willSaveNotification = Notification.Name("StrataManagedObjectContextWillSave")
     /// Posted after a save, with the permanent IDs of inserted objects.
     public static let didSaveNotification = Notification.Name("StrataManagedObjectContextDidSave")
+    /// Posted after the context merged changes saved elsewhere, with every ID merged (Core Data's
+    /// `didMergeChangesObjectIDsNotification`); ``objectsDidChangeNotification``, posted just
+    /// before it, names the objects the merge touched here.
+    public static let didMergeChangesNotification = Notification.Name("StrataManagedObjectContextDidMergeChanges")
     /// The `userInfo` key under which each notification carries its ``ContextChanges``.
     public static let changesUserInfoKey = "changes"
 
@@ -93,10 +97,18 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Posts ``objectsDidChangeNotification`` for the changes made since the last time.
+    /// Posts ``objectsDidChangeNotification`` for the changes made since the last time, then
+    /// merges the saves of other contexts that arrived since, when the context merges them
+    /// automatically (``automaticallyMergesChangesFromParent``).
     public func processPendingChanges() {
         if historyState.remoteChanges != nil { mergeRemoteChangesIfAny() }
         endUndoEvent()
+        postPendingChanges()
+        mergeArrivedSaves()
+    }
+
+    /// Posts ``objectsDidChangeNotification`` for the changes made since the last time.
+    func postPendingChanges() {
         guard !pendingChanges.isEmpty else { return }
         var changes = pendingChanges
         pendingChanges = ContextChanges()

@@ -22,6 +22,7 @@ extension ManagedObjectContext {
         letGoOfObjects()
         renewObjectsLink()
         pendingChanges = ContextChanges()
+        merging.lastMergedInserts = []
     }
 
     /// Brings an object up to date with its store (or parent).
@@ -44,10 +45,18 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Turns every unchanged, registered object back into a fault.
+    /// Refreshes every registered object as ``refresh(_:mergeChanges:)`` does with `true` (Core
+    /// Data's `refreshAllObjects()`): unchanged objects become faults, changed ones reload their
+    /// saved state with their unsaved changes kept on top, inserted and deleted ones stay as they
+    /// are. Objects stay valid; the references they held to others are let go, which breaks
+    /// reference cycles between them. It visits every registered object.
+    ///
+    /// - Throws: what reloading a changed object throws.
     public func refreshAllObjects() throws {
-        for object in registry.objects where !object.hasChanges && !object.isFault {
-            try refresh(object, mergeChanges: false)
+        checkQueue()
+        merging.lastMergedInserts = []
+        for object in registry.objects where !object.isFault && !object.isDeletedInStore && object.pendingChange != .deleted {
+            try refresh(object, mergeChanges: true)
         }
     }
 }

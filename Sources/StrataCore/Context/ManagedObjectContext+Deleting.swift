@@ -8,7 +8,8 @@ extension ManagedObjectContext {
     public func delete(_ object: ManagedObject) throws {
         checkQueue()
         guard object.managedObjectContext === self else { throw ObjectError.wrongContext(object.objectID) }
-        guard object.pendingChange != .deleted, !object.isInvalidated else { return }
+        // An object whose row a merge reported deleted has nothing left to delete.
+        guard object.pendingChange != .deleted, !object.isDeletedInStore, !object.isInvalidated else { return }
         try object.fulfillFault()
         let listedBefore = object.pendingChange
         let wasInserted = listedBefore == .inserted

@@ -315,7 +315,8 @@ extension ManagedObjectContext {
             for fault in faults { try fault.fulfillFault() }
             return
         }
-        let snapshots = try readingCoordinator.snapshots(for: faults.map(\.objectID))
+        let snapshots = try readingCoordinator.snapshots(for: faults.map(\.objectID),
+                                                         readSince: merging.cachedRowsReadSince())
         for fault in faults where fault.isFault {
             if let snapshot = snapshots[fault.objectID] { try fault.load(snapshot, in: self) }
         }

@@ -76,8 +76,9 @@ extension ManagedObjectContext {
                 for object in list { object.didSave() }
             }
         }
-        post(Self.didSaveNotification, ContextChanges(
-            insertedIDs: insertedIDs.saved, updatedIDs: updatedIDs, deletedIDs: deletedIDs))
+        let saved = ContextChanges(insertedIDs: insertedIDs.saved, updatedIDs: updatedIDs, deletedIDs: deletedIDs)
+        post(Self.didSaveNotification, saved)
+        announceSave(saved)
     }
 
     /// Calls `willSave()` once on every object the save will write, objects that the hooks

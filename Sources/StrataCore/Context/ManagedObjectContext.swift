@@ -106,6 +106,9 @@ public final class ManagedObjectContext {
 
     /// The link every object registered here holds (a new one after each reset).
     private(set) var objectsLink = ContextLink()
+    /// How the context follows saves made elsewhere, and how it fills faults whose row is stale
+    /// or gone (see `ManagedObjectContext+Merging.swift`).
+    var merging = MergingState()
 
     /// Creates a root context that saves through `coordinator`.
     public init(coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .confined) {
@@ -282,8 +285,10 @@ public final class ManagedObjectContext {
     /// The object for `objectID`, loaded; throws when no store (or parent) has it.
     ///
     /// - Throws: ``ObjectError/objectNotFound(_:)``.
+    /// An object whose row a merge reported deleted, or a fault that found no row and became a
+    /// deleted object (``shouldDeleteInaccessibleFaults``), is not found either.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
-        if let object = registry[objectID], !object.isFault { return object }
+        if let object = registry[objectID], !object.isFault, !object.isDeletedInStore { return object }
         let object = try self.object(with: objectID)
         do {
             try object.fulfillFault()
@@ -291,6 +296,7 @@ public final class ManagedObjectContext {
             if registry[objectID] === object, object.isFault { registry[objectID] = nil }
             throw error
         }
+        if object.isDeletedInStore { throw ObjectError.objectNotFound(objectID) }
         return object
     }
 
@@ -301,19 +307,24 @@ public final class ManagedObjectContext {
 
     // MARK: Faults
 
-    /// Fills a fault from the parent context or the stores.
+    /// Fills a fault from the parent context or the stores. A fault whose row is gone throws,
+    /// or becomes a deleted object with nil values when ``shouldDeleteInaccessibleFaults``.
     func fulfill(_ object: ManagedObject) throws {
         checkQueue()
         guard let snapshot = try sourceSnapshot(for: object.objectID) else {
-            throw ObjectError.objectNotFound(object.objectID)
+            guard merging.deletesInaccessibleFaults else { throw ObjectError.objectNotFound(object.objectID) }
+            try object.loadAsDeletedInStore(in: self)
+            return
         }
         try object.load(snapshot, in: self)
     }
 
-    /// The current state of an object as this context's source sees it.
+    /// The current state of an object as this context's source sees it: for a root context, a
+    /// row of the coordinator's cache read from the store within ``stalenessInterval``, or the
+    /// store's.
     func sourceSnapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
         if let parent { return try parent.snapshotForChild(objectID) }
-        return try readingCoordinator.snapshot(for: objectID)
+        return try readingCoordinator.snapshot(for: objectID, readSince: merging.cachedRowsReadSince())
     }
 
     /// The destinations of a to-many as this context's source sees them.
@@ -328,7 +339,7 @@ public final class ManagedObjectContext {
     /// This context's current state of an object, for a child context.
     func snapshotForChild(_ objectID: ManagedObjectID) throws -> ObjectSnapshot? {
         if let object = registry[objectID] {
-            if object.pendingChange == .deleted || object.isInvalidated { return nil }
+            if object.pendingChange == .deleted || object.isDeletedInStore || object.isInvalidated { return nil }
             if object.isFault {
                 guard (try? object.fulfillFault()) != nil else { return nil }
             }

@@ -46,13 +46,14 @@ extension PersistentStoreCoordinator {
     }
 
     /// The stored snapshots of several objects, one store request per store; objects no loaded
-    /// store has are left out.
-    func snapshots(for objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID: ObjectSnapshot] {
+    /// store has are left out. Cached rows read from their store before `readSince` (a time of
+    /// ``RowCache/now()``) are read again.
+    func snapshots(for objectIDs: [ManagedObjectID], readSince: UInt64 = 0) throws -> [ManagedObjectID: ObjectSnapshot] {
         var result: [ManagedObjectID: ObjectSnapshot] = [:]
         result.reserveCapacity(objectIDs.count)
         for (storeID, ids) in Self.groupedByStore(objectIDs) {
             guard let store = persistentStore(withIdentifier: storeID) else { continue }
-            let missing = rowCache.snapshots(for: ids, into: &result)
+            let missing = rowCache.snapshots(for: ids, into: &result, readSince: readSince)
             guard !missing.isEmpty else { continue }
             let loaded = try store.loadSnapshots(for: missing)
             rowCache.insert(loaded)
@@ -130,10 +131,11 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    /// The stored snapshot of one object, or nil when no loaded store has it.
-    func snapshot(for objectID: ManagedObjectID) throws -> ObjectSnapshot? {
+    /// The stored snapshot of one object, or nil when no loaded store has it. A cached row read
+    /// from its store before `readSince` (a time of ``RowCache/now()``) is read again.
+    func snapshot(for objectID: ManagedObjectID, readSince: UInt64 = 0) throws -> ObjectSnapshot? {
         guard let store = persistentStore(of: objectID) else { return nil }
-        if let cached = rowCache.snapshot(for: objectID) { return cached }
+        if let cached = rowCache.snapshot(for: objectID, readSince: readSince) { return cached }
         let snapshot = try store.snapshot(for: objectID)
         if let snapshot { rowCache.insert([snapshot]) }
         return snapshot

@@ -12,6 +12,8 @@ public final class PersistentStoreCoordinator: Sendable {
     let objectClasses = ObjectClassTable()
     /// The rows shared by the coordinator's contexts.
     let rowCache: RowCache
+    /// The root contexts that merge this coordinator's saves automatically.
+    let saveAnnouncer = SaveAnnouncer()
 
     /// How many rows the coordinator keeps for its contexts by default.
     public static let defaultRowCacheCapacity = 10_000

@@ -1,3 +1,4 @@
+import Dispatch
 
 /// The rows a coordinator's stores returned, shared by every context on the coordinator: a fault
 /// that another context already read fires without asking the store again.
@@ -20,6 +21,10 @@
 /// A fetched row that the cache holds at the same version stays as it is (every save raises a
 /// row's version), so fetching the same rows again costs a lookup per row, not a copy and a
 /// free. Each operation takes constant time, amortised.
+///
+/// Each row keeps when it was last read from its store (or found there at the version the cache
+/// holds), so that a context with a ``ManagedObjectContext/stalenessInterval`` fires its faults
+/// from rows younger than it and reads older ones from the store.
 final class RowCache: Sendable {
     /// The most rows the cache holds; 0 turns it off.
     let capacity: Int
@@ -27,11 +32,13 @@ final class RowCache: Sendable {
 
     /// The cached rows, each in a place of a list the clock hand goes round.
     private struct Rows {
-        /// One place of the list: a row, its version (read without touching the row) and whether
-        /// it was used since the hand last passed.
+        /// One place of the list: a row, its version (read without touching the row), when it
+        /// was last read from its store (``RowCache/now()``) and whether it was used since the
+        /// hand last passed.
         struct Place {
             var snapshot: ObjectSnapshot?
             var version: Int64 = 0
+            var readAt: UInt64 = 0
             var isMarked = false
         }
 
@@ -53,9 +60,11 @@ final class RowCache: Sendable {
         /// How many places the list has room for before it grows again.
         var listCapacity: Int { places.capacity }
 
-        /// The row of `objectID`, marked as used.
-        mutating func lookUp(_ objectID: ManagedObjectID) -> ObjectSnapshot? {
-            positions[objectID].flatMap { markedRow(at: Int($0)) }
+        /// The row of `objectID`, marked as used, if it was read from its store at `readSince` or
+        /// later.
+        mutating func lookUp(_ objectID: ManagedObjectID, readSince: UInt64) -> ObjectSnapshot? {
+            guard let position = positions[objectID].map(Int.init), places[position].readAt >= readSince else { return nil }
+            return markedRow(at: position)
         }
 
         /// The row `primaryKey` of `entityName` in the store `storeIdentifier` if it is at
@@ -76,41 +85,43 @@ final class RowCache: Sendable {
         ///
         /// The snapshots are read in place: a copy of each, retaining all it holds, is made only
         /// for a row the cache takes.
-        mutating func keep(_ snapshots: UnsafeBufferPointer<ObjectSnapshot>, capacity: Int) {
+        mutating func keep(_ snapshots: UnsafeBufferPointer<ObjectSnapshot>, capacity: Int, readAt: UInt64) {
             guard let first = snapshots.first else { return }
             makeRoom(for: snapshots.count, like: first.objectID, capacity: capacity)
             for index in snapshots.indices {
                 let place = positions[snapshots[index].objectID].map(Int.init)
                 if let place, places[place].version == snapshots[index].version {
                     places[place].isMarked = true
+                    places[place].readAt = readAt
                 } else {
-                    keep(snapshots[index], at: place, capacity: capacity)
+                    keep(snapshots[index], at: place, capacity: capacity, readAt: readAt)
                 }
             }
         }
 
         /// Keeps each of `snapshots` as ``keep(_:capacity:)`` does, moving them out of the list
         /// (left empty) instead of copying them.
-        mutating func keep(taking snapshots: inout [ObjectSnapshot], capacity: Int) {
+        mutating func keep(taking snapshots: inout [ObjectSnapshot], capacity: Int, readAt: UInt64) {
             guard let first = snapshots.first else { return }
             makeRoom(for: snapshots.count, like: first.objectID, capacity: capacity)
             // Reversed in place, then taken from the end: moved, in their order.
             snapshots.reverseInPlace()
             while let snapshot = snapshots.popLast() {
                 let place = positions[snapshot.objectID].map(Int.init)
-                keep(snapshot, at: place, capacity: capacity)
+                keep(snapshot, at: place, capacity: capacity, readAt: readAt)
             }
         }
 
         /// Keeps `snapshot`, whose row is cached at `place` or not at all: a row cached at the
         /// same version stays, marked as used; one cached at another version is replaced; one not
         /// cached is taken.
-        private mutating func keep(_ snapshot: consuming ObjectSnapshot, at place: Int?, capacity: Int) {
+        private mutating func keep(_ snapshot: consuming ObjectSnapshot, at place: Int?, capacity: Int, readAt: UInt64) {
             if let place {
                 places[place].isMarked = true
-                if places[place].version != snapshot.version { self.place(snapshot, at: place) }
+                places[place].readAt = readAt
+                if places[place].version != snapshot.version { self.place(snapshot, at: place, readAt: readAt) }
             } else {
-                take(snapshot, capacity: capacity)
+                take(snapshot, capacity: capacity, readAt: readAt)
             }
         }
 
@@ -123,14 +134,14 @@ final class RowCache: Sendable {
         }
 
         /// Puts `snapshot` at `position`.
-        private mutating func place(_ snapshot: consuming ObjectSnapshot, at position: Int) {
+        private mutating func place(_ snapshot: consuming ObjectSnapshot, at position: Int, readAt: UInt64) {
             let version = snapshot.version
-            places[position] = Place(snapshot: consume snapshot, version: version, isMarked: true)
+            places[position] = Place(snapshot: consume snapshot, version: version, readAt: readAt, isMarked: true)
         }
 
         /// Caches the row of `snapshot`, which the cache does not hold, in an empty place or one
         /// the hand frees.
-        private mutating func take(_ snapshot: consuming ObjectSnapshot, capacity: Int) {
+        private mutating func take(_ snapshot: consuming ObjectSnapshot, capacity: Int, readAt: UInt64) {
             let position: Int
             if let empty = emptyPlaces.popLast() {
                 position = empty
@@ -143,7 +154,7 @@ final class RowCache: Sendable {
             positions[snapshot.objectID] = Int32(truncatingIfNeeded: position)
             count += 1
             let version = snapshot.version
-            places[position] = Place(snapshot: consume snapshot, version: version)
+            places[position] = Place(snapshot: consume snapshot, version: version, readAt: readAt)
         }
 
         /// Goes round the full list, clearing marks, to the first unmarked row; forgets it and
@@ -177,10 +188,14 @@ final class RowCache: Sendable {
     /// A cache of at most `capacity` rows (and at most `Int32.max`, the most its tables number).
     init(capacity: Int) { self.capacity = min(max(0, capacity), Int(Int32.max)) }
 
-    /// The cached row of `objectID`.
-    func snapshot(for objectID: ManagedObjectID) -> ObjectSnapshot? {
+    /// The time rows are stamped with: nanoseconds of a clock that only goes forward.
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// The cached row of `objectID`, if it was read from its store at `readSince` (a time of
+    /// ``now()``) or later.
+    func snapshot(for objectID: ManagedObjectID, readSince: UInt64 = 0) -> ObjectSnapshot? {
         guard capacity > 0 else { return nil }
-        return rows.withLock { rows in rows.count == 0 ? nil : rows.lookUp(objectID) }
+        return rows.withLock { rows in rows.count == 0 ? nil : rows.lookUp(objectID, readSince: readSince) }
     }
 
     /// The cached row `primaryKey` of `entityName` in the store `storeIdentifier` if it is at
@@ -199,15 +214,16 @@ final class RowCache: Sendable {
         return rows.withLock { $0.holdsRows(entityName: entityName, storeIdentifier: storeIdentifier) }
     }
 
-    /// Puts the cached rows of `objectIDs` into `found`, under one lock; returns the IDs it has
-    /// no row for, in order.
-    func snapshots(for objectIDs: [ManagedObjectID], into found: inout [ManagedObjectID: ObjectSnapshot]) -> [ManagedObjectID] {
+    /// Puts the cached rows of `objectIDs` read from their store at `readSince` or later into
+    /// `found`, under one lock; returns the IDs it has no such row for, in order.
+    func snapshots(for objectIDs: [ManagedObjectID], into found: inout [ManagedObjectID: ObjectSnapshot],
+                   readSince: UInt64 = 0) -> [ManagedObjectID] {
         guard capacity > 0 else { return objectIDs }
         return rows.withLock { rows in
             guard rows.count > 0 else { return objectIDs }
             var missing: [ManagedObjectID] = []
             for id in objectIDs {
-                if let cached = rows.lookUp(id) { found[id] = cached } else { missing.append(id) }
+                if let cached = rows.lookUp(id, readSince: readSince) { found[id] = cached } else { missing.append(id) }
             }
             return missing
         }
@@ -217,8 +233,9 @@ final class RowCache: Sendable {
     /// holds at the same version stays as it is.
     func insert(_ snapshots: [ObjectSnapshot]) {
         guard capacity > 0, !snapshots.isEmpty, snapshots.count <= capacity else { return }
+        let readAt = Self.now()
         rows.withLock { rows in
-            snapshots.withUnsafeBufferPointer { rows.keep($0, capacity: capacity) }
+            snapshots.withUnsafeBufferPointer { rows.keep($0, capacity: capacity, readAt: readAt) }
         }
     }
 
@@ -226,7 +243,8 @@ final class RowCache: Sendable {
     /// them; the list is left empty.
     func insert(taking snapshots: inout [ObjectSnapshot]) {
         guard capacity > 0, !snapshots.isEmpty, snapshots.count <= capacity else { return }
-        rows.withLock { rows in rows.keep(taking: &snapshots, capacity: capacity) }
+        let readAt = Self.now()
+        rows.withLock { rows in rows.keep(taking: &snapshots, capacity: capacity, readAt: readAt) }
     }
 
     /// Forgets the rows of `objectIDs`.

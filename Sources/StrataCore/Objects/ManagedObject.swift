@@ -53,6 +53,11 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     /// keeps no map of its own for them. Meaningful while ``committed`` is not nil.
     // Unchecked: written for every object a fetch fills, read for every to-one read.
     @exclusivity(unchecked) final var committedToOneIsCurrent = false
+    /// Whether a merge (or a fault that found no row) told the context that the object's row is
+    /// gone from its store: the object stays registered with its last values and reads as
+    /// deleted (``isDeleted``), though no save of this context deleted it.
+    // Unchecked: read with ``isDeleted``; in the byte the flags above leave before `entity`.
+    @exclusivity(unchecked) final var isDeletedInStore = false
     /// The object's entity.
     public final let entity: EntityDescription
     /// The context the object lives in; nil once deleted and saved, after a reset, or once the
@@ -165,8 +170,10 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     public var isInserted: Bool { pendingChange == .inserted && managedObjectContext != nil }
     /// Whether the object has unsaved changes.
     public var isUpdated: Bool { pendingChange == .updated && managedObjectContext != nil }
-    /// Whether the object was deleted and the delete is not yet saved.
-    public var isDeleted: Bool { pendingChange == .deleted && managedObjectContext != nil }
+    /// Whether the object was deleted and the delete is not yet saved, or a merge (or a fault
+    /// that found no row, see ``ManagedObjectContext/shouldDeleteInaccessibleFaults``) reported
+    /// its row deleted from the store.
+    public var isDeleted: Bool { (pendingChange == .deleted || isDeletedInStore) && managedObjectContext != nil }
     /// Whether the object was inserted, changed or deleted since the last save.
     public var hasChanges: Bool { pendingChange != .none && managedObjectContext != nil }
 

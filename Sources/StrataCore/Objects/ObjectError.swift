@@ -22,6 +22,9 @@ public enum ObjectError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownValueTransformer(entity: String, key: String, name: String)
     /// A transformer refused a value.
     case transformationFailed(entity: String, key: String, reason: String)
+    /// A notification given to merge carries no ``ContextChanges`` (it is not a Strata context's
+    /// did-save notification).
+    case missingContextChanges(notification: String)
 
     /// One line that says what is wrong and where.
     public var description: String {
@@ -38,6 +41,7 @@ public enum ObjectError: Error, Sendable, Hashable, CustomStringConvertible {
         case .abstractEntity(let name): "entity '\(name)' is abstract and cannot be instantiated"
         case let .unknownValueTransformer(entity, key, name): "entity '\(entity)', key '\(key)': no value transformer named '\(name)'"
         case let .transformationFailed(entity, key, reason): "entity '\(entity)', key '\(key)': \(reason)"
+        case .missingContextChanges(let name): "notification '\(name)' carries no context changes to merge"
         }
     }
 }
