@@ -34,6 +34,10 @@ public final class ManagedObjectContext {
     public let parent: ManagedObjectContext?
     /// A name for logs and debugging.
     public var name: String?
+    /// How a save resolves conflicts: objects changed or deleted elsewhere since this context read
+    /// them, and objects that would break a uniqueness constraint. ``MergePolicy/error`` (the
+    /// save fails with the conflicts) unless set; a child context does not take its parent's.
+    public var mergePolicy: MergePolicy = .error
 
     // The `@exclusivity(unchecked)` properties below are used on the context's queue only and
     // never while another access to the same one is open; each says what skipping the run-time
