@@ -175,6 +175,7 @@ extension ManagedObjectContext {
                 var renamed = conflict
                 renamed.objectID = previous[conflict.objectID] ?? conflict.objectID
                 renamed.databaseObjectID = conflict.databaseObjectID.map { previous[$0] ?? $0 }
+                renamed.conflictingObjectIDs = conflict.conflictingObjectIDs.map { previous[$0] ?? $0 }
                 return renamed
             })
         }

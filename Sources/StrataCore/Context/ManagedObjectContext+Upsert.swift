@@ -7,11 +7,19 @@ extension ManagedObjectContext {
     func describedConflicts(_ conflicts: [ConstraintConflict]) -> [ConstraintConflict] {
         var seen = Set<Set<ManagedObjectID>>()
         var described: [ConstraintConflict] = []
+        // The objects' places in the save, made on the first conflict within it.
+        var places: [ObjectIdentifier: Int]?
+        func place(of id: ManagedObjectID) -> Int {
+            if places == nil {
+                places = Dictionary(changeLists.all.enumerated().map { (ObjectIdentifier($1), $0) }, uniquingKeysWith: { first, _ in first })
+            }
+            return registry[id].flatMap { places?[ObjectIdentifier($0)] } ?? .max
+        }
         for reported in conflicts {
             var conflict = reported
             if let holderID = conflict.databaseObjectID, let holder = registry[holderID],
                holder.pendingChange == .inserted || holder.pendingChange == .updated {
-                conflict.conflictingObjectIDs = [holderID, conflict.objectID]
+                conflict.conflictingObjectIDs = [holderID, conflict.objectID].sorted { place(of: $0) < place(of: $1) }
                 conflict.databaseObjectID = nil
                 guard seen.insert(Set(conflict.conflictingObjectIDs)).inserted else { continue }
             } else if let rowID = conflict.databaseObjectID {
