@@ -4,7 +4,7 @@ import StrataTestSupport
 import Testing
 
 /// Uniqueness conflicts under the merge policies: an error by default, an upsert under the
-/// property-trump policies, within one save and against saved rows.
+/// others, within one save and against saved rows.
 @Suite("Constraint conflicts")
 struct ConstraintConflictTests {
     static func model() throws -> ManagedObjectModel {
@@ -79,8 +79,21 @@ struct ConstraintConflictTests {
         #expect(try context.freshContext().count("Author") == 0)
     }
 
-    @Test("Against a saved row the trump policies upsert: the new object becomes the row",
-          arguments: StoreUnderTest.all, [MergePolicyType.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump])
+    /// The merged author's country and bio under `type`, the new object's being `incoming` and
+    /// the row's (or first object's) `held`, each (country, bio).
+    static func merged(_ type: MergePolicyType, incoming: (String, String), held: (String, String)) -> [String] {
+        switch type {
+        case .mergeByPropertyObjectTrump: [incoming.0, incoming.1 == "<nil>" ? held.1 : incoming.1]
+        case .mergeByPropertyStoreTrump: [held.0, held.1 == "<nil>" ? incoming.1 : held.1]
+        case .overwrite: [incoming.0, incoming.1]
+        case .rollback, .error: [held.0, held.1]
+        }
+    }
+
+    static let merging: [MergePolicyType] = [.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite, .rollback]
+
+    @Test("Against a saved row the merging policies upsert: the new object becomes the row",
+          arguments: StoreUnderTest.all, merging)
     func upsertAgainstSavedRow(store: StoreUnderTest, type: MergePolicyType) throws {
         let (context, storedAnn) = try Self.seeded(store)
         context.mergePolicy = MergePolicy(type: type)
@@ -94,15 +107,15 @@ struct ConstraintConflictTests {
         #expect(authors.count == 1)
         let stored = try #require(authors.first)
         #expect(stored.objectID == storedAnn)
-        // Object trump: the new object's values, the row's where it has none; store trump: the row's.
-        #expect(try stored.string("country") == (type == .mergeByPropertyObjectTrump ? "DE" : "FR"))
-        #expect(try stored.string("bio") == "old")
+        // Object trump: the new object's values, the row's where it has none; store trump: the
+        // row's, the new object's where it has none; overwrite: the new object's; rollback: the row's.
+        #expect(try [stored.string("country"), stored.string("bio")] == Self.merged(type, incoming: ("DE", "<nil>"), held: ("FR", "old")))
         #expect(try stored.sortedNames("books", nameKey: "title") == ["First", "Second"])
         #expect(try checker.count("Book") == 2)
     }
 
-    @Test("Within one save the trump policies merge the new objects into the first",
-          arguments: StoreUnderTest.all, [MergePolicyType.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump])
+    @Test("Within one save the merging policies merge the new objects into the first",
+          arguments: StoreUnderTest.all, merging)
     func upsertWithinSave(store: StoreUnderTest, type: MergePolicyType) throws {
         let context = try store.makeContext(model: Self.model())
         context.mergePolicy = MergePolicy(type: type)
@@ -118,8 +131,8 @@ struct ConstraintConflictTests {
         let checker = context.freshContext()
         let authors = try checker.fetch(FetchRequest(entityName: "Author"))
         #expect(authors.count == 1)
-        #expect(try authors.first?.string("country") == (type == .mergeByPropertyObjectTrump ? "B" : "A"))
-        #expect(try authors.first?.string("bio") == "x")
+        let author = try #require(authors.first)
+        #expect(try [author.string("country"), author.string("bio")] == Self.merged(type, incoming: ("B", "<nil>"), held: ("A", "x")))
         #expect(try authors.first?.sortedNames("books", nameKey: "title") == ["Kept"])
     }
 
