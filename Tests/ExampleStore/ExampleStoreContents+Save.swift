@@ -31,14 +31,14 @@ extension ExampleStoreContents {
     /// is not the one its saver read (or that is gone).
     private func checkVersions(of request: StoreSaveRequest) throws {
         var conflicts: [MergeConflict] = []
-        func check(_ objectID: ManagedObjectID, read version: Int64, saving snapshot: ObjectSnapshot?) {
+        func check(_ objectID: ManagedObjectID, read version: Int64) {
             let stored = objects[objectID]
             guard stored?.version != version else { return }
-            conflicts.append(MergeConflict(objectID: objectID, cachedVersion: version, databaseVersion: stored?.version,
-                                           databaseSnapshot: stored, objectSnapshot: snapshot))
+            conflicts.append(MergeConflict(objectID: objectID, oldVersion: version, newVersion: stored?.version ?? 0,
+                                           persistedSnapshot: stored))
         }
-        for snapshot in request.updated { check(snapshot.objectID, read: snapshot.version, saving: snapshot) }
-        for deletion in request.deleted { check(deletion.objectID, read: deletion.version, saving: nil) }
+        for snapshot in request.updated { check(snapshot.objectID, read: snapshot.version) }
+        for deletion in request.deleted { check(deletion.objectID, read: deletion.version) }
         if !conflicts.isEmpty { throw StoreError.mergeConflict(conflicts) }
     }
 

@@ -293,7 +293,7 @@ struct BatchRequestTests {
             return
         }
         #expect(conflicts.map(\.objectID) == [ids[1]])
-        #expect(conflicts.first?.databaseVersion == 2)
+        #expect(conflicts.first?.newVersion == 2)
 
         let recorder = NotificationRecorder(reader)
         try ManagedObjectContext.mergeChanges(fromRemoteContextSave: result.changes, into: [reader])

@@ -147,8 +147,8 @@ struct FaultingTests {
             return
         }
         #expect(conflicts.map(\.objectID) == [alice.objectID])
-        #expect(conflicts.first?.databaseVersion == nil)
-        #expect(conflicts.first?.databaseSnapshot == nil)
+        #expect(conflicts.first?.newVersion == 0)
+        #expect(conflicts.first?.persistedSnapshot == nil)
         #expect(try context.freshContext().strings(sortedRequest("Student")) == ["Bob"])
         #expect(editor.hasChanges)
     }

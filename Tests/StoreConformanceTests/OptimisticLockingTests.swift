@@ -31,12 +31,13 @@ struct OptimisticLockingTests {
         #expect(conflicts.count == 1)
         let conflict = try #require(conflicts.first)
         #expect(conflict.objectID == id)
-        #expect(conflict.cachedVersion == 1)
-        #expect(conflict.databaseVersion == 2)
-        #expect(conflict.databaseSnapshot?.attributes["name"] == .string("First"))
-        #expect(conflict.databaseSnapshot?.attributes["age"] == .integer(18))
-        #expect(conflict.objectSnapshot?.attributes["name"] == .string("Second"))
-        #expect(conflict.objectSnapshot?.attributes["age"] == .integer(40))
+        #expect(conflict.oldVersion == 1)
+        #expect(conflict.newVersion == 2)
+        // The store's row, and the object as this context read it.
+        #expect(conflict.persistedSnapshot?.attributes["name"] == .string("First"))
+        #expect(conflict.persistedSnapshot?.attributes["age"] == .integer(18))
+        #expect(conflict.objectSnapshot?.attributes["name"] == .string("Alice"))
+        #expect(conflict.objectSnapshot?.attributes["age"] == .integer(18))
         #expect(error.description.contains(id.description))
 
         // The store keeps the first save; the second context keeps its changes.
@@ -93,8 +94,8 @@ struct OptimisticLockingTests {
             return
         }
         #expect(conflicts.map(\.objectID) == [alice.objectID])
-        #expect(conflicts.first?.databaseVersion == 2)
-        #expect(conflicts.first?.objectSnapshot == nil)
+        #expect(conflicts.first?.newVersion == 2)
+        #expect(conflicts.first?.objectSnapshot?.attributes["name"] == .string("Alice"))
         #expect(try setup.freshContext().strings(sortedRequest("Student")) == ["Changed"])
     }
 
@@ -124,9 +125,9 @@ struct OptimisticLockingTests {
         }
         let expected = [0, 599, 700, 1_199].map { students[$0].objectID }
         #expect(Set(conflicts.map(\.objectID)) == Set(expected))
-        #expect(conflicts.first { $0.objectID == students[700].objectID }?.databaseVersion == nil)
-        #expect(conflicts.first { $0.objectID == students[599].objectID }?.databaseVersion == 2)
-        #expect(conflicts.first { $0.objectID == students[1_199].objectID }?.objectSnapshot == nil)
+        #expect(conflicts.first { $0.objectID == students[700].objectID }?.newVersion == 0)
+        #expect(conflicts.first { $0.objectID == students[599].objectID }?.newVersion == 2)
+        #expect(conflicts.first { $0.objectID == students[1_199].objectID }?.objectSnapshot?.attributes["name"] == .string("S1200"))
         // Nothing landed.
         let checker = setup.freshContext()
         #expect(try checker.count("Student") == 1_199)

@@ -43,7 +43,7 @@ struct UniquenessConstraintTests {
             try context.save()
             Issue.record("saved two items with the code B-7")
         } catch StoreError.constraintConflict(let conflicts) {
-            let named = Set(conflicts.flatMap { [$0.objectID, $0.databaseObjectID].compactMap { $0 } })
+            let named = Set(conflicts.flatMap { $0.conflictingObjectIDs + [$0.databaseObjectID].compactMap { $0 } })
             #expect(named == [book.objectID, disc.objectID], "\(conflicts)")
             #expect(conflicts.allSatisfy { $0.entityName == "Item" && $0.properties == ["code"] })
         }
@@ -80,7 +80,7 @@ struct UniquenessConstraintTests {
                 Issue.record("saved two items with the code \(code) (the duplicate at \(position))")
             } catch StoreError.constraintConflict(let conflicts) {
                 let holder = code == "S-0" ? stored : books[3]
-                let named = Set(conflicts.flatMap { [$0.objectID, $0.databaseObjectID].compactMap { $0 } })
+                let named = Set(conflicts.flatMap { $0.conflictingObjectIDs + [$0.databaseObjectID].compactMap { $0 } })
                 #expect(named == [holder.objectID, books[position].objectID], "duplicate at \(position): \(conflicts)")
             }
             #expect(try codes(coordinator) == ["S-0"], "duplicate at \(position): nothing of the failed save landed")

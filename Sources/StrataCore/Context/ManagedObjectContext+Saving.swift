@@ -9,8 +9,14 @@ extension ManagedObjectContext {
     /// one ``ValidationError``. A save lands whole or not at all: when it fails, the stores are
     /// unchanged and the context keeps its changes.
     ///
+    /// Objects changed or deleted elsewhere since this context read them, and objects that would
+    /// break a uniqueness constraint, are conflicts: the context's ``mergePolicy`` resolves them
+    /// (or fails the save, as the default ``MergePolicy/error`` does), and the save then lands
+    /// whole.
+    ///
     /// - Throws: ``ValidationError``, ``StoreError/mergeConflict(_:)`` when another save changed
-    ///   the same objects since they were read, or what a store throws.
+    ///   the same objects since they were read, ``StoreError/constraintConflict(_:)`` when a
+    ///   uniqueness constraint would break (both under the error policy), or what a store throws.
     public func save() throws {
         checkQueue()
         processPendingChanges()
@@ -25,9 +31,9 @@ extension ManagedObjectContext {
             deletedIDs: changeLists.deleted.map(\.objectID)))
         if changeLists.holdsSubclassObjects { callWillSave() }
         // What the save writes is what the hooks left.
-        let inserted = changeLists.inserted
-        let updated = changeLists.updated
-        let deleted = changeLists.deleted
+        var inserted = changeLists.inserted
+        var updated = changeLists.updated
+        var deleted = changeLists.deleted
         guard !changeLists.isEmpty else { return }
         if changeLists.holdsSubclassObjects || changeLists.holdsObjectsWithRules {
             try validateChanges(inserted: inserted, updated: updated, deleted: deleted)
@@ -36,14 +42,35 @@ extension ManagedObjectContext {
 
         // The new committed states of `inserted`, then of `updated`, in their order; the IDs the
         // inserted objects had and have (the same ones when the save went into a parent).
-        var committed: [ObjectSnapshot]
-        let insertedIDs: (previous: [ManagedObjectID], saved: [ManagedObjectID])
-        let listed = changeLists.version == listedVersion ? listedInsertedIDs : inserted.map(\.objectID)
-        if let parent {
-            committed = try push(into: parent, inserted: inserted, updated: updated, deleted: deleted)
-            insertedIDs = (listed, listed)
-        } else {
-            (committed, insertedIDs) = try saveToStores(inserted: inserted, previousIDs: listed, updated: updated, deleted: deleted)
+        var committed: [ObjectSnapshot] = []
+        var insertedIDs: (previous: [ManagedObjectID], saved: [ManagedObjectID]) = ([], [])
+        var rounds = 0
+        // A conflict costs nothing until it happens: the stores find it with the versions they
+        // read anyway, and the context's merge policy resolves it before the save tries again.
+        while true {
+            let listed = rounds == 0 && changeLists.version == listedVersion ? listedInsertedIDs : inserted.map(\.objectID)
+            do {
+                if let parent {
+                    committed = try push(into: parent, inserted: inserted, updated: updated, deleted: deleted)
+                    insertedIDs = (listed, listed)
+                } else {
+                    (committed, insertedIDs) = try saveToStores(inserted: inserted, previousIDs: listed, updated: updated, deleted: deleted)
+                }
+                break
+            } catch StoreError.mergeConflict(let reported) {
+                rounds += 1
+                let conflicts = describedConflicts(reported)
+                guard rounds <= Self.optimisticLockingRounds else { throw StoreError.mergeConflict(conflicts) }
+                try mergePolicy.resolve(optimisticLockingConflicts: conflicts, in: self)
+                settle(conflicts)
+            } catch StoreError.constraintConflict(let reported) where parent == nil {
+                rounds += 1
+                let conflicts = describedConflicts(reported)
+                // A store may report one conflict a try: as many tries as there are new objects.
+                guard rounds <= Self.optimisticLockingRounds + inserted.count else { throw StoreError.constraintConflict(conflicts) }
+                try mergePolicy.resolve(constraintConflicts: conflicts, in: self)
+            }
+            (inserted, updated, deleted) = (changeLists.inserted, changeLists.updated, changeLists.deleted)
         }
 
         // The save landed: inserted objects are registered by their saved IDs (without visiting
@@ -150,6 +177,7 @@ extension ManagedObjectContext {
                 var renamed = conflict
                 renamed.objectID = previous[conflict.objectID] ?? conflict.objectID
                 renamed.databaseObjectID = conflict.databaseObjectID.map { previous[$0] ?? $0 }
+                renamed.conflictingObjectIDs = conflict.conflictingObjectIDs.map { previous[$0] ?? $0 }
                 return renamed
             })
         }
@@ -197,6 +225,9 @@ extension ManagedObjectContext {
         into parent: ManagedObjectContext,
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
     ) throws -> [ObjectSnapshot] {
+        // Nothing is pushed while the parent changed an object since this context read it.
+        let conflicts = try conflictsWithParent(parent, updated: updated, deleted: deleted)
+        if !conflicts.isEmpty { throw StoreError.mergeConflict(conflicts) }
         var committed: [ObjectSnapshot] = []
         for object in inserted where parent.registry[object.objectID] == nil {
             let copy = persistentStoreCoordinator.objectClass(forEntity: object.entity.name)

@@ -37,6 +37,10 @@ public final class ManagedObjectContext {
     /// The transaction author, query generation and merging from history
     /// (`ManagedObjectContext+History.swift`).
     var historyState = ContextHistoryState()
+    /// How a save resolves conflicts: objects changed or deleted elsewhere since this context read
+    /// them, and objects that would break a uniqueness constraint. ``MergePolicy/error`` (the
+    /// save fails with the conflicts) unless set; a child context does not take its parent's.
+    public var mergePolicy: MergePolicy = .error
 
     // The `@exclusivity(unchecked)` properties below are used on the context's queue only and
     // never while another access to the same one is open; each says what skipping the run-time

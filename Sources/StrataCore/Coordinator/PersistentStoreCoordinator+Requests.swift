@@ -193,11 +193,37 @@ extension PersistentStoreCoordinator {
         let first = (request.inserted.first?.objectID ?? request.updated.first?.objectID ?? request.deleted.first?.objectID)?
             .storeIdentifier
         func isInFirst(_ id: ManagedObjectID) -> Bool { id.storeIdentifier == first }
-        if let first, request.inserted.allSatisfy({ isInFirst($0.objectID) }), request.updated.allSatisfy({ isInFirst($0.objectID) }),
-           request.deleted.allSatisfy({ isInFirst($0.objectID) }), let store = persistentStore(withIdentifier: first) {
-            try store.save(request)
-            return
+        do {
+            if let first, request.inserted.allSatisfy({ isInFirst($0.objectID) }), request.updated.allSatisfy({ isInFirst($0.objectID) }),
+               request.deleted.allSatisfy({ isInFirst($0.objectID) }), let store = persistentStore(withIdentifier: first) {
+                try store.save(request)
+                return
+            }
+            try saveInParts(request)
+        } catch StoreError.mergeConflict(let conflicts) {
+            // Read before the rows go out of the cache: a conflict with a row the coordinator
+            // already holds at its new version is one between the context and the coordinator.
+            throw StoreError.mergeConflict(conflicts.map(placedAgainstRowCache))
         }
+    }
+
+    /// A conflict a store reported, told apart as Core Data does: when the row cache holds the
+    /// row at the version the store has, the conflict is with the coordinator (its cached row,
+    /// no persisted one); otherwise it is between the coordinator and the store.
+    private func placedAgainstRowCache(_ reported: MergeConflict) -> MergeConflict {
+        var conflict = reported
+        guard let cached = rowCache.snapshot(for: conflict.objectID) else { return conflict }
+        if !conflict.isDeletion, cached.version == conflict.newVersion {
+            conflict.cachedSnapshot = cached
+            conflict.persistedSnapshot = nil
+        } else if cached.version == conflict.oldVersion {
+            conflict.cachedSnapshot = cached
+        }
+        return conflict
+    }
+
+    /// Sends each store its part of a save that spans several.
+    private func saveInParts(_ request: StoreSaveRequest) throws {
         var parts: [String: StoreSaveRequest] = [:]
         var order: [any PersistentStore] = []
         func part(for id: ManagedObjectID) throws -> String {

@@ -138,17 +138,15 @@ public final class AtomicStore: PersistentStore {
         for snapshot in request.updated {
             let current = image.objects[snapshot.objectID]
             if current?.version != snapshot.version {
-                conflicts.append(MergeConflict(objectID: snapshot.objectID, cachedVersion: snapshot.version,
-                                               databaseVersion: current?.version, databaseSnapshot: current,
-                                               objectSnapshot: snapshot))
+                conflicts.append(MergeConflict(objectID: snapshot.objectID, oldVersion: snapshot.version,
+                                               newVersion: current?.version ?? 0, persistedSnapshot: current))
             }
         }
         for deletion in request.deleted {
             let current = image.objects[deletion.objectID]
             if current?.version != deletion.version {
-                conflicts.append(MergeConflict(objectID: deletion.objectID, cachedVersion: deletion.version,
-                                               databaseVersion: current?.version, databaseSnapshot: current,
-                                               objectSnapshot: nil))
+                conflicts.append(MergeConflict(objectID: deletion.objectID, oldVersion: deletion.version,
+                                               newVersion: current?.version ?? 0, persistedSnapshot: current))
             }
         }
         guard conflicts.isEmpty else { throw StoreError.mergeConflict(conflicts) }

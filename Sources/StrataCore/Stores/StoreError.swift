@@ -12,7 +12,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case storeAlreadyLoaded(String)
     /// The configuration is not in the model.
     case unknownConfiguration(String)
-    /// The store's data changed since the saver read it.
+    /// Objects changed or deleted elsewhere since the saving context read them (optimistic
+    /// locking), and the context's ``ManagedObjectContext/mergePolicy`` did not resolve them.
     case mergeConflict([MergeConflict])
     /// A save would insert an object whose ID the store already holds.
     case duplicateObject(ManagedObjectID)
@@ -24,7 +25,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case corruptStore(file: String, offset: Int?, reason: String)
     /// The store was written with a model whose version hashes differ.
     case incompatibleModel(file: String, entities: [String])
-    /// A save would give two objects the same values of a uniqueness constraint.
+    /// A save would give two objects the same values of a uniqueness constraint, and the
+    /// context's ``ManagedObjectContext/mergePolicy`` did not resolve it.
     case constraintConflict([ConstraintConflict])
     /// The store was opened with ``StoreOption/readOnly``, and something asked it to write.
     case readOnlyStore(file: String)
@@ -60,61 +62,5 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .incompatibleModel(file, entities):
             "\(file): the model does not match the store, written with another model version (entities \(entities.joined(separator: ", ")) differ)"
         }
-    }
-}
-
-/// One object whose stored state moved on between a context reading it and saving it.
-public struct MergeConflict: Sendable, Hashable, CustomStringConvertible {
-    /// The object.
-    public var objectID: ManagedObjectID
-    /// The version the saving context read.
-    public var cachedVersion: Int64
-    /// The version the store holds now (nil: deleted meanwhile).
-    public var databaseVersion: Int64?
-    /// The store's current snapshot (nil: deleted meanwhile).
-    public var databaseSnapshot: ObjectSnapshot?
-    /// The snapshot the context tried to save (nil for a delete).
-    public var objectSnapshot: ObjectSnapshot?
-
-    /// Creates a conflict record.
-    public init(objectID: ManagedObjectID, cachedVersion: Int64, databaseVersion: Int64?,
-                databaseSnapshot: ObjectSnapshot?, objectSnapshot: ObjectSnapshot?) {
-        self.objectID = objectID
-        self.cachedVersion = cachedVersion
-        self.databaseVersion = databaseVersion
-        self.databaseSnapshot = databaseSnapshot
-        self.objectSnapshot = objectSnapshot
-    }
-
-    /// The object and both versions.
-    public var description: String {
-        "\(objectID) (read version \(cachedVersion), store \(databaseVersion.map(String.init) ?? "deleted"))"
-    }
-}
-
-/// One object whose values of a uniqueness constraint another object already holds (Core Data's
-/// `NSConstraintConflict`).
-public struct ConstraintConflict: Sendable, Hashable, CustomStringConvertible {
-    /// The entity that declares the constraint.
-    public var entityName: String
-    /// The constrained properties.
-    public var properties: [String]
-    /// The object being saved.
-    public var objectID: ManagedObjectID
-    /// The stored object that already holds the values, when the store can tell.
-    public var databaseObjectID: ManagedObjectID?
-
-    /// Creates a conflict.
-    public init(entityName: String, properties: [String], objectID: ManagedObjectID, databaseObjectID: ManagedObjectID?) {
-        self.entityName = entityName
-        self.properties = properties
-        self.objectID = objectID
-        self.databaseObjectID = databaseObjectID
-    }
-
-    /// `Entity(a, b) of <object> already held by <object>`.
-    public var description: String {
-        "\(entityName)(\(properties.joined(separator: ", "))) of \(objectID)"
-            + (databaseObjectID.map { " is already held by \($0)" } ?? " is already held by another object")
     }
 }

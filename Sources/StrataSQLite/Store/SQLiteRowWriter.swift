@@ -81,15 +81,15 @@ struct SQLiteRowWriter {
         for snapshot in request.updated {
             let current = versions[snapshot.objectID]
             if current != snapshot.version {
-                conflicts.append(MergeConflict(objectID: snapshot.objectID, cachedVersion: snapshot.version, databaseVersion: current,
-                                               databaseSnapshot: try reader.snapshot(for: snapshot.objectID), objectSnapshot: snapshot))
+                conflicts.append(MergeConflict(objectID: snapshot.objectID, oldVersion: snapshot.version, newVersion: current ?? 0,
+                                               persistedSnapshot: try reader.snapshot(for: snapshot.objectID)))
             }
         }
         for deletion in request.deleted {
             let current = versions[deletion.objectID]
             if current != deletion.version {
-                conflicts.append(MergeConflict(objectID: deletion.objectID, cachedVersion: deletion.version, databaseVersion: current,
-                                               databaseSnapshot: try reader.snapshot(for: deletion.objectID), objectSnapshot: nil))
+                conflicts.append(MergeConflict(objectID: deletion.objectID, oldVersion: deletion.version, newVersion: current ?? 0,
+                                               persistedSnapshot: try reader.snapshot(for: deletion.objectID)))
             }
         }
         guard conflicts.isEmpty else { throw StoreError.mergeConflict(conflicts) }
