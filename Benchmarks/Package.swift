@@ -5,6 +5,7 @@ import PackageDescription
 // Run: swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build StoreBenchmarks [count]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build SQLiteBenchmarks [count]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build ToManyBenchmarks [students]
+//      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build MappingMigrationBenchmarks [count]
 //      Benchmarks/check-footprint.sh (FootprintBenchmarks: memory per object against checked thresholds)
 let package = Package(
     name: "StrataBenchmarks",
@@ -41,6 +42,16 @@ let package = Package(
         .executableTarget(
             name: "FootprintBenchmarks",
             dependencies: ["BenchmarkSupport", "CMallocInfo", .product(name: "Strata", package: "Strata")]
+        ),
+        // MappingMigrationBenchmarks: a mapping-model migration of a large SQLite store, its
+        // objects per second and peak memory.
+        .executableTarget(
+            name: "MappingMigrationBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "StrataMigration", package: "Strata"),
+            ]
         ),
         .executableTarget(
             name: "SQLiteBenchmarks",

@@ -51,6 +51,20 @@ final class RecordingPolicy: EntityMigrationPolicy {
     override func end(_ mapping: EntityMapping, manager: MigrationManager) throws { log("end \(mapping.name)", manager) }
 }
 
+/// At the end of the relationship stage, looks every destination person up both ways.
+final class LookupPolicy: EntityMigrationPolicy {
+    override func endRelationshipCreation(forMapping mapping: EntityMapping, manager: MigrationManager) throws {
+        let people = try manager.destinationContext.fetch(FetchRequest(entityName: "Person"))
+        var pairs: [String] = []
+        for person in people {
+            let sources = try manager.sourceInstances(forEntityMappingName: mapping.name, destinationInstances: [person])
+            let back = try manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: sources)
+            pairs.append("\(try sources.first?.value(forKey: "first") as? String ?? "?")→\(back.first === person)")
+        }
+        manager.userInfo["pairs"] = pairs.sorted()
+    }
+}
+
 /// Cancels the migration at its fourth source object.
 final class CancellingPolicy: EntityMigrationPolicy {
     struct Stop: Error {}
@@ -313,6 +327,33 @@ struct MappingMigrationTests {
             "relate CompanyToFirm", "endRelate CompanyToFirm", "relate PersonToPerson", "endRelate PersonToPerson",
             "validate CompanyToFirm", "validate PersonToPerson", "end CompanyToFirm", "end PersonToPerson",
         ])
+    }
+
+    @Test("Associations are looked up both ways, across batches", arguments: MigrationRun.all)
+    func lookups(run: MigrationRun) throws {
+        EntityMigrationPolicy.register(LookupPolicy.self, forName: "LookupPolicy")
+        let source = try run.makeSource(model: Self.companies) { context in
+            for index in 0..<7 {
+                let person = try context.insertNewObject(forEntityName: "Person")
+                try person.setValue("P\(index)", forKey: "first")
+            }
+            let company = try context.insertNewObject(forEntityName: "Company")
+            try company.setValue("acme", forKey: "name")
+        }
+        let mapping = MappingModel(entityMappings: [
+            EntityMapping(name: "PersonToPerson", sourceEntityName: "Person", destinationEntityName: "Person",
+                          entityMigrationPolicyClassName: "LookupPolicy",
+                          attributeMappings: [PropertyMapping(name: "fullName", valueExpression: .keyPath(.variable("source"), "first"))]),
+        ])
+        let manager = MigrationManager(sourceModel: Self.companies, destinationModel: Self.firms)
+        manager.batchSize = 3
+        // Person.firm is required: the people cannot validate without a firm.
+        let error = try expectHarmlessFailure(run, source: source) {
+            _ = try run.migrate(manager, mapping: mapping, from: source)
+        }
+        guard case .validation(let validation)? = error else { Issue.record("unexpected: \(String(describing: error))"); return }
+        #expect(validation.failures.count == 7 && validation.failures.allSatisfy { $0.key == "firm" })
+        #expect(manager.userInfo["pairs"] as? [String] == (0..<7).map { "P\($0)→true" })
     }
 
     // MARK: Failures leave the source as it was and no destination

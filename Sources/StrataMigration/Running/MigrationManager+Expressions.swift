@@ -49,7 +49,9 @@ extension MigrationManager {
                     guard objects.count <= 1 else {
                         throw ExpressionFailure(reason: "\(objects.count) objects for the to-one relationship \(key)")
                     }
-                    try destination.setValue(objects.first, forKey: key)
+                    let done = writesForeignKeysAlone
+                        ? try destination.setToOneLeavingInverseFaults(key, to: objects.first) : false
+                    if !done { try destination.setValue(objects.first, forKey: key) }
                 }
             } else {
                 try destination.setValue(value, forKey: key)

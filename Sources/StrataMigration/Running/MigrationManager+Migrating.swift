@@ -45,6 +45,7 @@ extension MigrationManager {
         tables = [:]
         cancellation = nil
         batchSources = [:]
+        writesForeignKeysAlone = false
         progressDone = 0
         progressTotal = 1
         migrationProgress = 0
@@ -97,6 +98,7 @@ extension MigrationManager {
             throw .destinationUnwritable(file: destinationURL.path, underlying: error)
         }
         let staged = destination is AtomicStore
+        writesForeignKeysAlone = !staged && destinationType == .sqlite
         let destinationCoordinator = PersistentStoreCoordinator(managedObjectModel: destinationModel)
         do {
             if staged {

@@ -57,6 +57,9 @@ public final class MigrationManager {
     var destinationStoreIdentifier = ""
     /// While relationships are created: the source object of each destination object of the batch.
     var batchSources: [ManagedObjectID: ManagedObjectID] = [:]
+    /// Whether the destination store keeps a many-to-one relationship as the foreign key of its
+    /// to-one side alone (SQLite), so that setting the to-one need not load the inverse to-many.
+    var writesForeignKeysAlone = false
     /// Units of work done and to do, for ``migrationProgress``.
     var progressDone = 0
     var progressTotal = 1
