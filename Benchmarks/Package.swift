@@ -6,6 +6,7 @@ import PackageDescription
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build SQLiteBenchmarks [count]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build ToManyBenchmarks [students]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build MergeBenchmarks [--rounds N]
+//      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build MappingMigrationBenchmarks [count]
 //      Benchmarks/check-footprint.sh (FootprintBenchmarks: memory per object against checked thresholds)
 let package = Package(
     name: "StrataBenchmarks",
@@ -53,6 +54,16 @@ let package = Package(
         .executableTarget(
             name: "MergeBenchmarks",
             dependencies: ["BenchmarkSupport", .product(name: "Strata", package: "Strata")]
+        ),
+        // MappingMigrationBenchmarks: a mapping-model migration of a large SQLite store, its
+        // objects per second and peak memory.
+        .executableTarget(
+            name: "MappingMigrationBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "StrataMigration", package: "Strata"),
+            ]
         ),
         .executableTarget(
             name: "SQLiteBenchmarks",

@@ -56,6 +56,19 @@ struct UniquenessConstraintTests {
         #expect(try codes(coordinator) == ["A-1", "B-7", "C-3"])
     }
 
+    @Test("changing only what no constraint covers keeps the constrained values", arguments: StoreUnderTest.all)
+    func updateKeepsConstrainedValues(_ store: StoreUnderTest) throws {
+        let (coordinator, _) = try store.makeCoordinator(model: model())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let book = try context.insertNewObject(forEntityName: "Book")
+        try book.setValue("A-1", forKey: "code")
+        try book.setValue("Dune", forKey: "title")
+        try context.save()
+        try book.setValue("Dune Messiah", forKey: "title")
+        try context.save()
+        #expect(try codes(coordinator) == ["A-1"])
+    }
+
     @Test("a conflict among many new objects fails the save whole and names both objects, wherever it falls",
           arguments: StoreUnderTest.all)
     func conflictAmongManyInserts(_ store: StoreUnderTest) throws {

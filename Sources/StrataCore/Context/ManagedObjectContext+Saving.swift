@@ -18,6 +18,13 @@ extension ManagedObjectContext {
     ///   the same objects since they were read, ``StoreError/constraintConflict(_:)`` when a
     ///   uniqueness constraint would break (both under the error policy), or what a store throws.
     public func save() throws {
+        try save(validatingChanges: true)
+    }
+
+    /// ``save()``, with the validation of the changes skipped when `validatingChanges` is false:
+    /// what a migration uses to write destination objects in batches before their relationships
+    /// exist, validating them in a later pass.
+    package func save(validatingChanges: Bool) throws {
         checkQueue()
         processPendingChanges()
         guard hasChanges else { return }
@@ -35,7 +42,7 @@ extension ManagedObjectContext {
         var updated = changeLists.updated
         var deleted = changeLists.deleted
         guard !changeLists.isEmpty else { return }
-        if changeLists.holdsSubclassObjects || changeLists.holdsObjectsWithRules {
+        if validatingChanges, changeLists.holdsSubclassObjects || changeLists.holdsObjectsWithRules {
             try validateChanges(inserted: inserted, updated: updated, deleted: deleted)
         }
         let callsDidSave = changeLists.holdsSubclassObjects

@@ -167,3 +167,33 @@ extension ManagedObject {
         return toOneValues[relationship.name].map { [$0] } ?? []
     }
 }
+
+extension ManagedObject {
+    /// Sets the to-one `key` whose inverse is an unordered to-many without loading that to-many
+    /// on the old and new destinations, when neither holds it loaded (nor known by IDs);
+    /// returns false, changing nothing, when that does not apply.
+    ///
+    /// Only for a store that keeps such a relationship as the to-one side's foreign key alone
+    /// (SQLite): there the inverse reads right once the change is saved. A migration relating a
+    /// million objects to a few uses it, so that no destination loads its growing to-many
+    /// again for every batch.
+    package func setToOneLeavingInverseFaults(_ key: String, to destination: ManagedObject?) throws -> Bool {
+        guard let relationship = entity.relationship(named: key), !relationship.isToMany,
+              let inverse = inverse(of: key), inverse.isToMany, !inverse.isOrdered else { return false }
+        if let destination {
+            guard let context = managedObjectContext, destination.managedObjectContext === context,
+                  context.persistentStoreCoordinator.managedObjectModel.entity(
+                      destination.entity.name, isKindOf: relationship.destinationEntityName) else { return false }
+        }
+        try fulfillFault()
+        try checkMutable()
+        let old = toOneValues[key]
+        guard old !== destination else { return true }
+        for side in [old, destination].compactMap({ $0 }) {
+            guard side.isFault || (side.relationshipState?.toManyValues.index(of: inverse.name) == nil
+                                   && side.relationshipState?.unresolvedToMany.index(of: inverse.name) == nil) else { return false }
+        }
+        try primitiveSetToOne(key, destination)
+        return true
+    }
+}

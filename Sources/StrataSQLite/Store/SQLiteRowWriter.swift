@@ -111,7 +111,11 @@ struct SQLiteRowWriter {
         try raisePrimaryKeyCounters(for: request.inserted)
         for index in request.updated.indices {
             let snapshot = request.updated[index]
-            try update(snapshot, version: snapshot.version &+ 1, changed: request.changedProperties(ofUpdated: index))
+            // A row whose constrained columns were cleared above is written whole, so that they
+            // get their values back even when they did not change.
+            let cleared = !(constrained[try table(snapshot.objectID).name] ?? []).isEmpty
+            try update(snapshot, version: snapshot.version &+ 1,
+                       changed: cleared ? nil : request.changedProperties(ofUpdated: index))
         }
         // The rows this save wrote whole, by primary key: a foreign key one of them already holds
         // is not written again from the inverse to-many.

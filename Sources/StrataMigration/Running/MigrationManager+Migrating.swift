@@ -1,0 +1,144 @@
+import Foundation
+@_spi(StoreImplementation) import StrataCore
+
+extension MigrationManager {
+    /// Migrates the store at `sourceURL` into a new store at `destinationURL` with `mapping`
+    /// (Core Data's `migrateStore(from:sourceType:options:with:toDestinationURL:destinationType:destinationOptions:)`).
+    ///
+    /// The mapping model is resolved against the two models first
+    /// (``MappingModel/resolved(source:destination:)``). The source store is opened read-only
+    /// with ``sourceModel``; it is never written. The destination store is made new at
+    /// `destinationURL`, where nothing may be; it is complete when the call returns, and removed
+    /// (with its side files) when the call throws.
+    ///
+    /// - Parameters:
+    ///   - sourceURL: the store to migrate.
+    ///   - sourceType: its type.
+    ///   - sourceOptions: options to open it with (``StoreOption/readOnly`` is added).
+    ///   - mapping: the mapping model, as read or made in code.
+    ///   - destinationURL: where to write the new store.
+    ///   - destinationType: its type (any type: a migration may change the store type too).
+    ///   - destinationOptions: options to make it with.
+    /// - Throws: ``MigrationError``.
+    public func migrateStore(from sourceURL: URL, type sourceType: StoreType,
+                             options sourceOptions: [String: PropertyListValue] = [:],
+                             mapping: MappingModel,
+                             to destinationURL: URL, type destinationType: StoreType,
+                             options destinationOptions: [String: PropertyListValue] = [:]) throws(MigrationError) {
+        restart()
+        if FileManager.default.fileExists(atPath: destinationURL.path) {
+            throw .destinationExists(file: destinationURL.path)
+        }
+        do {
+            try run(from: sourceURL, type: sourceType, options: sourceOptions, mapping: mapping,
+                    to: destinationURL, type: destinationType, options: destinationOptions)
+            finish()
+        } catch {
+            finish()
+            Self.removeStoreFiles(at: destinationURL)
+            throw error
+        }
+    }
+
+    /// Clears what a previous migration left.
+    private func restart() {
+        tables = [:]
+        cancellation = nil
+        batchSources = [:]
+        writesForeignKeysAlone = false
+        progressDone = 0
+        progressTotal = 1
+        migrationProgress = 0
+        stage = .preparation
+        currentEntityMapping = nil
+    }
+
+    /// Lets go of the stores: the contexts become empty ones again.
+    private func finish() {
+        currentEntityMapping = nil
+        batchSources = [:]
+        sourceContext = ManagedObjectContext(coordinator: PersistentStoreCoordinator(managedObjectModel: sourceModel))
+        destinationContext = ManagedObjectContext(coordinator: PersistentStoreCoordinator(managedObjectModel: destinationModel))
+    }
+
+    /// The store file and the files a store keeps beside it.
+    static func removeStoreFiles(at url: URL) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: url.path + suffix)
+        }
+    }
+
+    private func run(from sourceURL: URL, type sourceType: StoreType, options sourceOptions: [String: PropertyListValue],
+                     mapping: MappingModel, to destinationURL: URL, type destinationType: StoreType,
+                     options destinationOptions: [String: PropertyListValue]) throws(MigrationError) {
+        do {
+            mappingModel = try mapping.resolved(source: sourceModel, destination: destinationModel)
+        } catch {
+            throw .mapping(error)
+        }
+        let policies = try makePolicies()
+
+        var readOnly = sourceOptions
+        readOnly[StoreOption.readOnly] = .bool(true)
+        let sourceCoordinator = PersistentStoreCoordinator(managedObjectModel: sourceModel)
+        do {
+            let store = try sourceCoordinator.addPersistentStore(type: sourceType, at: sourceURL, options: readOnly)
+            sourceStoreIdentifier = store.identifier
+        } catch {
+            throw .sourceUnreadable(file: sourceURL.path, underlying: error)
+        }
+        sourceContext = ManagedObjectContext(coordinator: sourceCoordinator)
+
+        // The destination store; an atomic one is built in memory and written once at the end.
+        let destination: any PersistentStore
+        do {
+            destination = try destinationType.makeStore(StoreDescription(type: destinationType, url: destinationURL,
+                                                                         model: destinationModel, options: destinationOptions))
+        } catch {
+            throw .destinationUnwritable(file: destinationURL.path, underlying: error)
+        }
+        let staged = destination is AtomicStore
+        writesForeignKeysAlone = !staged && destinationType == .sqlite
+        let destinationCoordinator = PersistentStoreCoordinator(managedObjectModel: destinationModel)
+        do {
+            if staged {
+                destinationStoreIdentifier = try destinationCoordinator.addPersistentStore(type: .inMemory).identifier
+            } else {
+                try destinationCoordinator.addPersistentStore(destination)
+                destinationStoreIdentifier = destination.identifier
+            }
+        } catch {
+            throw .destinationUnwritable(file: destinationURL.path, underlying: error)
+        }
+        destinationContext = ManagedObjectContext(coordinator: destinationCoordinator)
+
+        try runStages(policies: policies)
+
+        stage = .writing
+        if staged {
+            do {
+                guard let memory = destinationCoordinator.persistentStores.first else { return }
+                try destination.replaceContents(with: memory.contentsImage())
+            } catch {
+                throw .destinationUnwritable(file: destinationURL.path, underlying: error)
+            }
+        }
+        report(1)
+    }
+
+    /// One policy per entity mapping: the registered class its mapping names, or the default.
+    private func makePolicies() throws(MigrationError) -> [EntityMigrationPolicy] {
+        var policies: [EntityMigrationPolicy] = []
+        for mapping in mappingModel.entityMappings {
+            guard let name = mapping.entityMigrationPolicyClassName else {
+                policies.append(EntityMigrationPolicy())
+                continue
+            }
+            guard let type = EntityMigrationPolicy.registeredType(forName: name) else {
+                throw .unregisteredPolicy(className: name, entityMapping: mapping.name)
+            }
+            policies.append(type.init())
+        }
+        return policies
+    }
+}
