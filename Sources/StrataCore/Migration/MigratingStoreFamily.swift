@@ -33,7 +33,7 @@ extension StoreType {
     /// The model a store file of this type keeps beside its data (an SQLite store's
     /// `Z_MODELCACHE`, an atomic store's metadata), decoded with the installed
     /// ``CompiledModelCoder``; nil when it keeps none or no coder is installed.
-    func storedModel(at url: URL, metadata: [String: PropertyListValue]) -> ManagedObjectModel? {
+    @_spi(StoreImplementation) public func storedModel(at url: URL, metadata: [String: PropertyListValue]) -> ManagedObjectModel? {
         var data = metadata[StoreMetadataKey.compiledModel]?.dataValue
         if data == nil, let family = inPlaceMigratingFamily { data = try? family.compiledModelData(at: url) }
         return data.flatMap { try? CompiledModelCoder.decoded($0) }
