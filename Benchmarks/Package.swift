@@ -5,6 +5,7 @@ import PackageDescription
 // Run: swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build StoreBenchmarks [count]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build SQLiteBenchmarks [count]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build ToManyBenchmarks [students]
+//      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build MigrationBenchmarks [rows]
 //      Benchmarks/check-footprint.sh (FootprintBenchmarks: memory per object against checked thresholds)
 let package = Package(
     name: "StrataBenchmarks",
@@ -41,6 +42,16 @@ let package = Package(
         .executableTarget(
             name: "FootprintBenchmarks",
             dependencies: ["BenchmarkSupport", "CMallocInfo", .product(name: "Strata", package: "Strata")]
+        ),
+        // MigrationBenchmarks: an inferred migration of a large SQLite store against the plain
+        // SQL statements of the same change through SQLite's C API.
+        .executableTarget(
+            name: "MigrationBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .executableTarget(
             name: "SQLiteBenchmarks",

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataCore
 import StrataTestSupport
 import Testing
 
@@ -233,5 +234,39 @@ struct MigrationTests {
         try reader.destroyPersistentStore(at: copy, type: store.type)
         #expect(reader.persistentStores.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: copy.path))
+    }
+
+    /// A mapping step written in code, standing for a mapping model: V1 → V2 as inferred, but
+    /// only the students that have an age (a filter as `$source.age != nil`).
+    struct StudentsWithAge: MigrationMappingProvider {
+        func mappedStep(from source: ModelVersion, to destination: ModelVersion) throws -> MappedMigrationStep? {
+            guard source.name == "V1", destination.name == "V2" else { return nil }
+            return MappedMigrationStep(name: "StudentsWithAge", summary: ["Student: only those with an age"]) { request in
+                let image = try request.sourceType.makeStore(StoreDescription(
+                    type: request.sourceType, url: request.sourceURL, model: request.sourceModel,
+                    options: [StoreOption.readOnly: .bool(true)])).contentsImage()
+                var migrated = try InferredMapping(source: request.sourceModel, destination: request.destinationModel).migrate(image)
+                migrated.objects = migrated.objects.filter { $0.key.entityName != "Student" || $0.value.attributes["age"] != nil }
+                request.progress(0.5)
+                try request.destinationType.makeStore(StoreDescription(
+                    type: request.destinationType, url: request.destinationURL, model: request.destinationModel)).replaceContents(with: migrated)
+            }
+        }
+    }
+
+    @Test("a step with a mapping runs it, the other steps are inferred", arguments: StoreUnderTest.fileBacked)
+    func mappedStep(store: StoreUnderTest) throws {
+        let url = try v1Store(store)
+        let planner = MigrationPlanner(versions: try MigrationModels.chain(), mappingProviders: [StudentsWithAge()])
+        let plan = try planner.plan(storeMetadata: try store.type.readMetadata(at: url), storedModel: nil,
+                                    to: try MigrationModels.v3(), file: url.path)
+        #expect(plan.steps.map(\.title) == ["V1 → V2 (mapping StudentsWithAge)", "V2 → V3 (inferred)"])
+        let fractions = Locked<[Double]>([])
+        try StoreMigrator(storeAt: url, type: store.type).migrate(plan) { progress in fractions.withLock { $0.append(progress.fractionCompleted) } }
+        #expect(fractions.withLock { $0 }.contains(0.25))
+        #expect(fractions.withLock { $0.last } == 1)
+        let context = try open(url, store, model: MigrationModels.v3())
+        #expect(try context.strings(sortedRequest("Student")) == ["Alice2", "Alice4"])
+        #expect(try context.strings(sortedRequest("Employee2", by: "fullName"), key: "fullName") == ["Ada", "Bob", "Cy"])
     }
 }

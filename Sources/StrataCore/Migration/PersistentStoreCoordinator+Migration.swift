@@ -27,7 +27,9 @@ extension PersistentStoreCoordinator {
               metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue != nil,
               !managedObjectModel.isCompatible(withVersionHashes: StoreMetadataKey.versionHashes(in: metadata)) else { return }
         var planner = migrationPlanner
-        let storedModel = type.storedModel(at: url, metadata: metadata)
+        // The model the store keeps is decoded only when no known version matches the store.
+        let storedModel = planner.matchingVersions(forVersionHashes: StoreMetadataKey.versionHashes(in: metadata)).isEmpty
+            ? type.storedModel(at: url, metadata: metadata) : nil
         guard options[StoreOption.shouldMigrateStoreAutomatically] == .bool(true) else {
             throw MigrationError.incompatibleStore(planner.incompatibility(
                 storeMetadata: metadata, storedModel: storedModel, model: managedObjectModel, file: url.path))

@@ -67,7 +67,8 @@ struct SQLiteInPlaceMigration {
         }
         for table in aside { try connection.execute("DROP TABLE \(table)\(Self.asideSuffix)") }
         try rebuildIndexes(creates: creates, tables: Set(new.tables.values.map(\.name)).union(new.joinTables.map(\.name)).union(oldTableNames))
-        if plans.contains(where: { !$0.isKept && !$0.table.entityColumns.isEmpty }) || plans.contains(where: \.changesCodes) {
+        // Destination entity columns hold entity codes, which a rebuilt or widened table may lack.
+        if plans.contains(where: { !$0.table.entityColumns.isEmpty }) {
             try SQLiteEntityColumnWriter(connection: connection, schema: new).updateAll()
         }
         try writePrimaryKeys()
