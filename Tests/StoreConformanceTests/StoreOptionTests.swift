@@ -75,9 +75,7 @@ struct StoreOptionTests {
         try coordinator.remove(written)
 
         let other = try SampleModels.company(employerHashModifier: "2")
-        #expect(throws: MigrationError.incompatibleStore(StoreIncompatibility(
-            file: url.path, entities: ["Employer"], firstChange: MigrationChange(entity: "Employer", kind: .changedHashOnly),
-            matchingVersions: []))) {
+        #expect(throws: StoreError.incompatibleModel(file: url.path, entities: ["Employer"])) {
             try PersistentStoreCoordinator(managedObjectModel: other).addPersistentStore(type: store.type, at: url)
         }
         let reader = PersistentStoreCoordinator(managedObjectModel: other)

@@ -48,8 +48,9 @@ public final class PersistentStoreCoordinator: Sendable {
     ///   - url: the store's file, for store types that have one.
     ///   - options: store options by name.
     /// A store file written with another version of the model is migrated first when `options`
-    /// set ``StoreOption/shouldMigrateStoreAutomatically`` (see ``migrationPlanner``), and refused
-    /// otherwise.
+    /// set ``StoreOption/shouldMigrateStoreAutomatically`` (see ``migrationPlanner``), refused with
+    /// ``MigrationError/incompatibleStore(_:)`` when they set it to false, and refused by the
+    /// store (``StoreError/incompatibleModel(file:entities:)``) when they do not mention it.
     ///
     /// - Throws: ``StoreError`` when the type is unknown, the configuration is not in the model,
     ///   the same store is loaded already, or the store cannot be opened; ``MigrationError`` when

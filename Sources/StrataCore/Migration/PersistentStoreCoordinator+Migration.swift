@@ -20,9 +20,12 @@ extension PersistentStoreCoordinator {
     }
 
     /// Migrates the store at `url`, when it was written with another model version and `options`
-    /// ask for it; refuses it when they do not.
+    /// ask for it; refuses it with a ``MigrationError`` when they turn migration off. Options that
+    /// do not mention ``StoreOption/shouldMigrateStoreAutomatically`` leave the check to the store
+    /// (``StoreError/incompatibleModel(file:entities:)``), as before migration existed.
     func migrateIfNeeded(type: StoreType, at url: URL, options: [String: PropertyListValue]) throws {
-        guard options[StoreOption.ignoresVersionHashes] != .bool(true), FileManager.default.fileExists(atPath: url.path),
+        guard options[StoreOption.shouldMigrateStoreAutomatically] != nil,
+              options[StoreOption.ignoresVersionHashes] != .bool(true), FileManager.default.fileExists(atPath: url.path),
               let metadata = try? type.readMetadata(at: url),
               metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue != nil,
               !managedObjectModel.isCompatible(withVersionHashes: StoreMetadataKey.versionHashes(in: metadata)) else { return }
