@@ -7,6 +7,7 @@ import PackageDescription
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build ToManyBenchmarks [students]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build MergeBenchmarks [--rounds N]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build MappingMigrationBenchmarks [count]
+//      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build MigrationBenchmarks [rows]
 //      Benchmarks/check-footprint.sh (FootprintBenchmarks: memory per object against checked thresholds)
 let package = Package(
     name: "StrataBenchmarks",
@@ -63,6 +64,16 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataMigration", package: "Strata"),
+            ]
+        ),
+        // MigrationBenchmarks: an inferred migration of a large SQLite store against the plain
+        // SQL statements of the same change through SQLite's C API.
+        .executableTarget(
+            name: "MigrationBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(

@@ -9,7 +9,7 @@ struct StrataTool: ParsableCommand {
         commandName: "strata",
         abstract: "Inspect, convert, export, import, validate, query and check Strata and Core Data stores, and extract their models.",
         version: StrataVersion.current,
-        subcommands: [Inspect.self, ConvertStore.self, Export.self, Import.self, Validate.self, Query.self, ModelCommand.self,
+        subcommands: [Inspect.self, ConvertStore.self, Migrate.self, Export.self, Import.self, Validate.self, Query.self, ModelCommand.self,
                       Check.self]
     )
 

@@ -23,3 +23,19 @@ extension ModelBundle {
         return (name, model)
     }
 }
+
+extension ModelBundle {
+    /// Every version as a ``ModelVersion``, in natural order: the chain a migration goes through
+    /// (`Model`, `Model 2`, …), up to and including the current version.
+    public var versionChain: [ModelVersion] {
+        let names = versionNames
+        let end = names.firstIndex(of: currentVersionName).map { $0 + 1 } ?? names.count
+        return names[..<end].compactMap { name in versions[name].map { ModelVersion(name: name, model: $0) } }
+    }
+
+    /// The names of the versions whose hashes match a store with `metadata`, in natural order.
+    public func versionNames(matchingStoreMetadata metadata: [String: PropertyListValue]) -> [String] {
+        let hashes = StoreMetadataKey.versionHashes(in: metadata)
+        return versionNames.filter { versions[$0]?.isCompatible(withVersionHashes: hashes) ?? false }
+    }
+}

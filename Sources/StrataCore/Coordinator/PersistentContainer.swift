@@ -40,7 +40,8 @@ public final class PersistentContainer {
         viewContext.name = "viewContext"
     }
 
-    /// Adds every store of ``storeDescriptions``, creating folders as needed.
+    /// Adds every store of ``storeDescriptions``, creating folders as needed; a store written
+    /// with another model version is migrated unless its description turns that off.
     ///
     /// - Throws: the first store's error; stores added before it stay added.
     public func loadPersistentStores() throws {
@@ -48,9 +49,11 @@ public final class PersistentContainer {
             if let folder = description.url?.deletingLastPathComponent() {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             }
+            var options = description.options
+            options[StoreOption.shouldMigrateStoreAutomatically] = .bool(description.shouldMigrateStoreAutomatically)
+            options[StoreOption.shouldInferMappingModelAutomatically] = .bool(description.shouldInferMappingModelAutomatically)
             try persistentStoreCoordinator.addPersistentStore(
-                type: description.type, configuration: description.configuration, at: description.url,
-                options: description.options)
+                type: description.type, configuration: description.configuration, at: description.url, options: options)
         }
     }
 
@@ -84,9 +87,9 @@ public struct ContainerStoreDescription: Sendable, Hashable {
     public var options: [String: PropertyListValue]
 
     /// Ask the store to migrate an older store automatically when it opens.
-    public static let shouldMigrateStoreAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
+    public static let shouldMigrateStoreAutomaticallyOption = StoreOption.shouldMigrateStoreAutomatically
     /// Ask the store to infer the mapping model for that migration.
-    public static let shouldInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+    public static let shouldInferMappingModelAutomaticallyOption = StoreOption.shouldInferMappingModelAutomatically
 
     /// Creates a description.
     public init(type: StoreType, url: URL? = nil, configuration: String? = nil,

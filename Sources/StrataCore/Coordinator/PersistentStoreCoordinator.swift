@@ -10,6 +10,8 @@ public final class PersistentStoreCoordinator: Sendable {
     public let managedObjectModel: ManagedObjectModel
     private let stores = LockedValue<[any PersistentStore]>([])
     let objectClasses = ObjectClassTable()
+    /// How stores written with another model version are brought to this one.
+    let planner = LockedValue(MigrationPlanner())
     /// The rows shared by the coordinator's contexts.
     let rowCache: RowCache
     /// The root contexts that merge this coordinator's saves automatically.
@@ -47,8 +49,14 @@ public final class PersistentStoreCoordinator: Sendable {
     ///   - configuration: the model configuration whose entities the store holds (nil: all).
     ///   - url: the store's file, for store types that have one.
     ///   - options: store options by name.
+    /// A store file written with another version of the model is migrated first when `options`
+    /// set ``StoreOption/shouldMigrateStoreAutomatically`` (see ``migrationPlanner``), refused with
+    /// ``MigrationError/incompatibleStore(_:)`` when they set it to false, and refused by the
+    /// store (``StoreError/incompatibleModel(file:entities:)``) when they do not mention it.
+    ///
     /// - Throws: ``StoreError`` when the type is unknown, the configuration is not in the model,
-    ///   the same store is loaded already, or the store cannot be opened.
+    ///   the same store is loaded already, or the store cannot be opened; ``MigrationError`` when
+    ///   the store needs a migration that is off or cannot be made.
     @discardableResult
     public func addPersistentStore(
         type: StoreType, configuration: String? = nil, at url: URL? = nil,
@@ -59,6 +67,7 @@ public final class PersistentStoreCoordinator: Sendable {
             throw StoreError.unknownConfiguration(configuration)
         }
         if let url, persistentStore(for: url) != nil { throw StoreError.storeAlreadyLoaded(url.path) }
+        if let url { try migrateIfNeeded(type: type, at: url, options: options) }
         let description = StoreDescription(type: type, url: url, configurationName: configuration,
                                            model: managedObjectModel, options: options)
         let store = try type.makeStore(description)
