@@ -360,15 +360,15 @@ struct MappingMigrationTests {
 
     /// Runs a migration that must fail, and checks that the source's files are byte for byte
     /// what they were and that nothing but the source is in its folder.
-    private func expectHarmlessFailure(_ run: MigrationRun, source: URL, _ body: () throws -> Void) throws -> MigrationError? {
+    private func expectHarmlessFailure(_ run: MigrationRun, source: URL, _ body: () throws -> Void) throws -> MappingMigrationError? {
         let before = storeFileBytes(source)
         let folder = source.deletingLastPathComponent()
         let filesBefore = try files(in: folder, startingWith: "")
-        var caught: MigrationError?
+        var caught: MappingMigrationError?
         do {
             try body()
             Issue.record("the migration did not fail")
-        } catch let error as MigrationError {
+        } catch let error as MappingMigrationError {
             caught = error
         }
         #expect(storeFileBytes(source) == before)
@@ -468,7 +468,7 @@ struct MappingMigrationTests {
 
         let inTheWay = source.deletingLastPathComponent().appending(path: "occupied")
         try Data("x".utf8).write(to: inTheWay)
-        #expect(throws: MigrationError.self) {
+        #expect(throws: MappingMigrationError.self) {
             try manager.migrateStore(from: source, type: run.source.type, mapping: Self.studentMapping(policy: nil),
                                      to: inTheWay, type: run.destination.type)
         }

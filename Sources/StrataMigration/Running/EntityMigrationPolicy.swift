@@ -27,7 +27,7 @@ import StrataCore
 ///
 /// There is no Objective-C runtime to find a class by name, so a policy class is registered
 /// (``register(_:forName:)``); a mapping model naming a class no one registered fails with
-/// ``MigrationError/unregisteredPolicy(className:entityMapping:)``. The expressions Xcode writes
+/// ``MappingMigrationError/unregisteredPolicy(className:entityMapping:)``. The expressions Xcode writes
 /// as `FUNCTION($entityPolicy, "selector:", …)` call ``function(_:arguments:manager:)``.
 open class EntityMigrationPolicy {
     /// Creates a policy (the migration manager makes one per entity mapping).

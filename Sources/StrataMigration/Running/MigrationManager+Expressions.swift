@@ -18,7 +18,7 @@ extension MigrationManager {
     ///
     /// - Returns: an attribute value (as ``ManagedObject/value(forKey:)`` gives them), an object
     ///   or an array of objects, or `nil`.
-    /// - Throws: ``MigrationError/expression(entityMapping:property:expression:reason:)``.
+    /// - Throws: ``MappingMigrationError/expression(entityMapping:property:expression:reason:)``.
     public func evaluate(_ expression: MappingExpression, source: ManagedObject?, destination: ManagedObject? = nil,
                          mapping: EntityMapping, property: String? = nil,
                          policy: EntityMigrationPolicy? = nil) throws -> Any? {
@@ -26,13 +26,13 @@ extension MigrationManager {
                                     property: property, policy: policy)
         do {
             return try scope.value(of: expression)
-        } catch let error as MigrationError {
+        } catch let error as MappingMigrationError {
             throw error
         } catch let failure as ExpressionFailure {
-            throw MigrationError.expression(entityMapping: mapping.name, property: property,
+            throw MappingMigrationError.expression(entityMapping: mapping.name, property: property,
                                             expression: expression.format, reason: failure.reason)
         } catch {
-            throw MigrationError.expression(entityMapping: mapping.name, property: property,
+            throw MappingMigrationError.expression(entityMapping: mapping.name, property: property,
                                             expression: expression.format, reason: "\(error)")
         }
     }
@@ -57,9 +57,9 @@ extension MigrationManager {
                 try destination.setValue(value, forKey: key)
             }
         } catch let failure as ExpressionFailure {
-            throw MigrationError.expression(entityMapping: mapping.name, property: key, expression: key, reason: failure.reason)
+            throw MappingMigrationError.expression(entityMapping: mapping.name, property: key, expression: key, reason: failure.reason)
         } catch {
-            throw MigrationError.stageFailed(stage: stage, entityMapping: mapping.name, underlying: error)
+            throw MappingMigrationError.stageFailed(stage: stage, entityMapping: mapping.name, underlying: error)
         }
     }
 

@@ -19,12 +19,12 @@ extension MigrationManager {
     ///   - destinationURL: where to write the new store.
     ///   - destinationType: its type (any type: a migration may change the store type too).
     ///   - destinationOptions: options to make it with.
-    /// - Throws: ``MigrationError``.
+    /// - Throws: ``MappingMigrationError``.
     public func migrateStore(from sourceURL: URL, type sourceType: StoreType,
                              options sourceOptions: [String: PropertyListValue] = [:],
                              mapping: MappingModel,
                              to destinationURL: URL, type destinationType: StoreType,
-                             options destinationOptions: [String: PropertyListValue] = [:]) throws(MigrationError) {
+                             options destinationOptions: [String: PropertyListValue] = [:]) throws(MappingMigrationError) {
         restart()
         if FileManager.default.fileExists(atPath: destinationURL.path) {
             throw .destinationExists(file: destinationURL.path)
@@ -70,7 +70,7 @@ extension MigrationManager {
 
     private func run(from sourceURL: URL, type sourceType: StoreType, options sourceOptions: [String: PropertyListValue],
                      mapping: MappingModel, to destinationURL: URL, type destinationType: StoreType,
-                     options destinationOptions: [String: PropertyListValue]) throws(MigrationError) {
+                     options destinationOptions: [String: PropertyListValue]) throws(MappingMigrationError) {
         do {
             mappingModel = try mapping.resolved(source: sourceModel, destination: destinationModel)
         } catch {
@@ -127,7 +127,7 @@ extension MigrationManager {
     }
 
     /// One policy per entity mapping: the registered class its mapping names, or the default.
-    private func makePolicies() throws(MigrationError) -> [EntityMigrationPolicy] {
+    private func makePolicies() throws(MappingMigrationError) -> [EntityMigrationPolicy] {
         var policies: [EntityMigrationPolicy] = []
         for mapping in mappingModel.entityMappings {
             guard let name = mapping.entityMigrationPolicyClassName else {

@@ -3,12 +3,12 @@ import StrataCore
 
 extension MigrationManager {
     /// Core Data's three stages over every entity mapping, in batches.
-    func runStages(policies: [EntityMigrationPolicy]) throws(MigrationError) {
+    func runStages(policies: [EntityMigrationPolicy]) throws(MappingMigrationError) {
         let mappings = mappingModel.entityMappings
         for mapping in mappings where tables[mapping.name] == nil {
             tables[mapping.name] = AssociationTable(sourceEntity: mapping.sourceEntityName, destinationEntity: mapping.destinationEntityName)
         }
-        let requests = try mappings.map { mapping throws(MigrationError) in try sourceRequest(for: mapping) }
+        let requests = try mappings.map { mapping throws(MappingMigrationError) in try sourceRequest(for: mapping) }
         var sourceCount = 0
         for request in requests.compactMap({ $0 }) {
             sourceCount += try guarded(.preparation, "") { try sourceContext.count(for: request) }
@@ -47,7 +47,7 @@ extension MigrationManager {
     /// The fetch of the source objects of a mapping: its source entity's own objects (not its
     /// subentities', which have mappings of their own) matching the filter predicate; `nil`
     /// for a mapping that takes none (added or removed entities).
-    private func sourceRequest(for mapping: EntityMapping) throws(MigrationError) -> FetchRequest? {
+    private func sourceRequest(for mapping: EntityMapping) throws(MappingMigrationError) -> FetchRequest? {
         guard let entity = mapping.sourceEntityName, mapping.mappingType != .remove, mapping.mappingType != .add else { return nil }
         if let expression = mapping.sourceExpression, !mapping.generatesSourceExpression {
             throw .expression(entityMapping: mapping.name, property: nil, expression: expression.format,
@@ -66,7 +66,7 @@ extension MigrationManager {
         return request
     }
 
-    private func createInstances(_ mapping: EntityMapping, policy: EntityMigrationPolicy, request: FetchRequest?) throws(MigrationError) {
+    private func createInstances(_ mapping: EntityMapping, policy: EntityMigrationPolicy, request: FetchRequest?) throws(MappingMigrationError) {
         currentEntityMapping = mapping
         try guarded(.instanceCreation, mapping.name) { try policy.begin(mapping, with: self) }
         if let request {
@@ -91,7 +91,7 @@ extension MigrationManager {
 
     // MARK: Stage 2
 
-    private func createRelationships(_ mapping: EntityMapping, policy: EntityMigrationPolicy) throws(MigrationError) {
+    private func createRelationships(_ mapping: EntityMapping, policy: EntityMigrationPolicy) throws(MappingMigrationError) {
         currentEntityMapping = mapping
         guard let table = tables[mapping.name] else { return }
         let keyPairs = table.savedKeyPairs()
@@ -127,7 +127,7 @@ extension MigrationManager {
     /// Creates the relationships of one batch of destination objects, their objects and their
     /// sources' read in one request per context.
     private func relateBatch(_ mapping: EntityMapping, policy: EntityMigrationPolicy,
-                             pairs: [(destination: ManagedObjectID, source: ManagedObjectID)]) throws(MigrationError) {
+                             pairs: [(destination: ManagedObjectID, source: ManagedObjectID)]) throws(MappingMigrationError) {
         let (destinations, sources) = try guarded(.relationshipCreation, mapping.name) {
             (try load(pairs.map(\.destination), in: destinationContext), try load(pairs.map(\.source), in: sourceContext))
         }
@@ -160,7 +160,7 @@ extension MigrationManager {
     // MARK: Stage 3
 
     /// Validates every object of the destination store, a batch at a time.
-    private func validateDestination() throws(MigrationError) {
+    private func validateDestination() throws(MappingMigrationError) {
         try guarded(.validation, "") {
             try destinationContext.save(validatingChanges: false)
             for name in tables.keys { tables[name]?.commitPending() }
@@ -179,7 +179,7 @@ extension MigrationManager {
                 } catch let error as ValidationError {
                     failures += error.failures
                 } catch {
-                    throw MigrationError.stageFailed(stage: .validation, entityMapping: entity.name, underlying: error)
+                    throw MappingMigrationError.stageFailed(stage: .validation, entityMapping: entity.name, underlying: error)
                 }
                 if failures.count >= 100 { throw .validation(ValidationError(failures: failures)) }
                 position += 1
@@ -199,7 +199,7 @@ extension MigrationManager {
     /// Ends a batch: saves the destination objects (without validation: relationships may not
     /// exist yet; the last stage validates), keeps the new associations as keys, and empties
     /// both contexts.
-    func flush() throws(MigrationError) {
+    func flush() throws(MappingMigrationError) {
         try checkCancelled()
         try guarded(stage, currentEntityMapping?.name ?? "") {
             try destinationContext.save(validatingChanges: false)
@@ -209,17 +209,17 @@ extension MigrationManager {
         sourceContext.reset()
     }
 
-    private func checkCancelled() throws(MigrationError) {
+    private func checkCancelled() throws(MappingMigrationError) {
         if let cancellation { throw .cancelled(reason: cancellation) }
     }
 
-    /// Runs a hook or a store call, turning what it throws into a ``MigrationError`` of this
+    /// Runs a hook or a store call, turning what it throws into a ``MappingMigrationError`` of this
     /// stage and mapping, and stops when the hook cancelled the migration.
-    func guarded<T>(_ stage: MigrationStage, _ mapping: String, _ body: () throws -> T) throws(MigrationError) -> T {
+    func guarded<T>(_ stage: MappingStage, _ mapping: String, _ body: () throws -> T) throws(MappingMigrationError) -> T {
         let result: T
         do {
             result = try body()
-        } catch let error as MigrationError {
+        } catch let error as MappingMigrationError {
             throw error
         } catch {
             throw .stageFailed(stage: stage, entityMapping: mapping, underlying: error)

@@ -45,7 +45,7 @@ public final class MigrationManager {
     /// The entity mapping being carried out.
     public internal(set) var currentEntityMapping: EntityMapping?
     /// The stage the migration is in.
-    public internal(set) var stage = MigrationStage.preparation
+    public internal(set) var stage = MappingStage.preparation
 
     /// The associations of each entity mapping, by name.
     var tables: [String: AssociationTable] = [:]
@@ -72,7 +72,7 @@ public final class MigrationManager {
         destinationContext = ManagedObjectContext(coordinator: PersistentStoreCoordinator(managedObjectModel: destinationModel))
     }
 
-    /// Stops the migration: the manager throws ``MigrationError/cancelled(reason:)`` with `error`
+    /// Stops the migration: the manager throws ``MappingMigrationError/cancelled(reason:)`` with `error`
     /// as soon as the hook that called this returns, and removes the destination.
     public func cancelMigration(with error: any Error) {
         if cancellation == nil { cancellation = error }
@@ -95,7 +95,7 @@ public final class MigrationManager {
     /// its own entity took) gives what the mapping of its own entity made, when that mapping's
     /// destination entity is the named mapping's or a subentity of it.
     ///
-    /// - Throws: ``MigrationError/expression(entityMapping:property:expression:reason:)`` when
+    /// - Throws: ``MappingMigrationError/expression(entityMapping:property:expression:reason:)`` when
     ///   no entity mapping is named `name`; what the destination store throws.
     public func destinationInstances(forEntityMappingName name: String, sourceInstances sources: [ManagedObject]) throws -> [ManagedObject] {
         guard let table = tables[name] else { throw unknownMapping(name, "destinationInstances(forEntityMappingName:sourceInstances:)") }
@@ -157,7 +157,7 @@ public final class MigrationManager {
         return false
     }
 
-    private func unknownMapping(_ name: String, _ call: String) -> MigrationError {
+    private func unknownMapping(_ name: String, _ call: String) -> MappingMigrationError {
         .expression(entityMapping: currentEntityMapping?.name ?? name, property: nil, expression: call,
                     reason: "no entity mapping is named '\(name)'")
     }

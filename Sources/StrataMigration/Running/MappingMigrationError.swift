@@ -3,7 +3,7 @@ import StrataCore
 /// The stage of a mapping-model migration, in Core Data's order: every entity mapping creates
 /// its destination instances, then every entity mapping creates their relationships, then the
 /// destination is validated.
-public enum MigrationStage: String, Sendable, Hashable, CustomStringConvertible {
+public enum MappingStage: String, Sendable, Hashable, CustomStringConvertible {
     /// Opening the stores and resolving the mapping model.
     case preparation
     /// `createDestinationInstances(forSource:in:manager:)` for every source object.
@@ -29,7 +29,7 @@ public enum MigrationStage: String, Sendable, Hashable, CustomStringConvertible 
 
 /// Why a mapping-model migration failed. Whatever the case, the source store is as it was and
 /// no destination file is left behind.
-public enum MigrationError: Error, CustomStringConvertible {
+public enum MappingMigrationError: Error, CustomStringConvertible {
     /// The mapping model does not fit the two models (see ``MappingModel/resolved(source:destination:)``).
     case mapping(MappingModelError)
     /// The source store cannot be opened with the source model: missing, damaged, or of
@@ -46,7 +46,7 @@ public enum MigrationError: Error, CustomStringConvertible {
     /// or selector, a key the object lacks, a value of the wrong type.
     case expression(entityMapping: String, property: String?, expression: String, reason: String)
     /// A policy hook, or a value it set, failed.
-    case stageFailed(stage: MigrationStage, entityMapping: String, underlying: any Error)
+    case stageFailed(stage: MappingStage, entityMapping: String, underlying: any Error)
     /// The destination objects do not validate against the destination model.
     case validation(ValidationError)
     /// ``MigrationManager/cancelMigration(with:)`` was called; `reason` is the error it was given.
