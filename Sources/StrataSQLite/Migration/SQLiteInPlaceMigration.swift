@@ -347,18 +347,7 @@ struct SQLiteInPlaceMigration {
 
     /// The metadata with the new model's version hashes, and the new model's compiled model.
     func writeMetadata() throws {
-        let rows = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(0), $0.blob(1)) }
-        guard let row = rows.first, let identifier = row.0 else {
-            throw StoreError.corruptStore(file: file, offset: nil, reason: "Z_METADATA holds no store UUID")
-        }
-        var metadata: [String: PropertyListValue] = [:]
-        if let plist = row.1, !plist.isEmpty {
-            do {
-                metadata = try MetadataPropertyList.decode(plist)
-            } catch {
-                throw StoreError.corruptStore(file: file, offset: nil, reason: error.description)
-            }
-        }
+        let (identifier, metadata) = try SQLiteStore.storedMetadata(connection, file: file)
         var image = StoreImage(identifier: identifier, metadata: metadata)
         image.stampMetadata(type: .sqlite, model: mapping.destination)
         try connection.run("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", [.blob(try MetadataPropertyList.encode(image.metadata))])

@@ -133,24 +133,29 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var schema: SQLiteSchema
     }
 
+    /// The store UUID and the metadata in `Z_METADATA`'s first row, for a store that must have
+    /// them (one being opened or migrated).
+    static func storedMetadata(_ connection: SQLiteConnection, file: String) throws
+        -> (identifier: String, metadata: [String: PropertyListValue]) {
+        let rows = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(0), $0.blob(1)) }
+        guard let row = rows.first, let identifier = row.0 else {
+            throw StoreError.corruptStore(file: file, offset: nil, reason: "Z_METADATA holds no store UUID")
+        }
+        guard let plist = row.1, !plist.isEmpty else { return (identifier, [:]) }
+        do {
+            return (identifier, try MetadataPropertyList.decode(plist))
+        } catch {
+            throw StoreError.corruptStore(file: file, offset: nil, reason: error.description)
+        }
+    }
+
     private static func openOrCreate(_ connection: SQLiteConnection, description: StoreDescription, file: String) throws -> OpenedStore {
         if let name = SQLiteSchema.unusableName(in: description.model) {
             throw StoreError.unusableName(file: file, name: name)
         }
         let tables = Set(try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) ?? "" })
         if tables.contains("Z_METADATA") {
-            let rows = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") { ($0.text(0), $0.blob(1)) }
-            guard let row = rows.first, let identifier = row.0 else {
-                throw StoreError.corruptStore(file: file, offset: nil, reason: "Z_METADATA holds no store UUID")
-            }
-            var metadata: [String: PropertyListValue] = [:]
-            if let plist = row.1, !plist.isEmpty {
-                do {
-                    metadata = try MetadataPropertyList.decode(plist)
-                } catch {
-                    throw StoreError.corruptStore(file: file, offset: nil, reason: error.description)
-                }
-            }
+            let (identifier, metadata) = try storedMetadata(connection, file: file)
             try description.checkCompatibility(withStoreMetadata: metadata, file: file)
             guard tables.contains("Z_PRIMARYKEY") else {
                 throw StoreError.corruptStore(file: file, offset: nil, reason: "the Z_PRIMARYKEY table is missing")
