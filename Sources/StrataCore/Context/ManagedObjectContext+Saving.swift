@@ -247,7 +247,14 @@ extension ManagedObjectContext {
                 .init(entity: object.entity, objectID: object.objectID)
             copy.managedObjectContext = parent
             copy.isFault = false
-            parent.track(inserted: copy)
+            if copy.objectID.isTemporaryID {
+                parent.track(inserted: copy)
+            } else {
+                // A saved object deleted and brought back (an undone delete): it keeps its ID.
+                parent.registry[copy.objectID] = copy
+                parent.changeLists.set(.inserted, of: copy)
+                parent.pendingChanges.insertedIDs.insert(copy.objectID)
+            }
         }
         for object in inserted + updated {
             let target = try parent.existingObject(with: object.objectID)
