@@ -312,6 +312,36 @@ struct UndoTests {
         #expect(try books2[1].objects("authors").isEmpty)
     }
 
+    @Test("Undo of a to-many replaced whole, through setValue with a set", arguments: StoreUnderTest.all)
+    func toManyReplacedWhole(store: StoreUnderTest) throws {
+        let (context, _, shelf, books) = try savedShelf(store)
+        let other = try context.insert("Shelf", ["label": "Low"])
+        let extra = try context.insert("Book", ["title": "C", "shelf": other])
+        try context.save()
+
+        // The whole set at once: one book stays, one leaves, one comes from the other shelf.
+        try shelf.setValue(Set([books[0], extra]), forKey: "books")
+        #expect(try extra.value(forKey: "shelf") as? ManagedObject === shelf)
+        #expect(try other.objects("books").isEmpty)
+        #expect(try books[1].value(forKey: "shelf") == nil)
+        try shelf.setValue(nil, forKey: "books")   // and emptied, in the same event
+        context.processPendingChanges()
+
+        try context.undo()
+        #expect(try shelf.objects("books") == Set(books))
+        #expect(try other.objects("books") == [extra])
+        #expect(try extra.value(forKey: "shelf") as? ManagedObject === other)
+        #expect(try books.allSatisfy { try $0.value(forKey: "shelf") as? ManagedObject === shelf })
+        try context.save()
+        let fresh = context.freshContext()
+        #expect(try fresh.existingObject(with: shelf.objectID).sortedNames("books", nameKey: "title") == ["A", "B"])
+
+        try context.redo()
+        #expect(try shelf.objects("books").isEmpty)
+        #expect(try extra.value(forKey: "shelf") == nil)
+        #expect(try other.objects("books").isEmpty)
+    }
+
     @Test("A cascade delete is undone whole, before and after a save", arguments: StoreUnderTest.all)
     func cascadeUndone(store: StoreUnderTest) throws {
         let context = try store.makeContext(model: SampleModels.moody())
@@ -379,5 +409,62 @@ struct UndoTests {
         #expect(!manager.canUndo)
         try context.undo()
         #expect(try books[0].string("title") == "B")
+    }
+
+    @Test("A child's undo of a delete it saved into the parent brings the object back there",
+          arguments: StoreUnderTest.all, ["parent unsaved", "parent saved", "parent's insert"])
+    func childUndoesSavedDelete(store: StoreUnderTest, variant: String) throws {
+        let parent = try store.makeContext(model: SampleModels.shelves())
+        var shelf = try parent.insert("Shelf", ["label": "Top"])
+        var books = try ["A", "B"].map { try parent.insert("Book", ["title": $0, "shelf": shelf]) }
+        if variant != "parent's insert" { try parent.save() }
+        let child = ManagedObjectContext(parent: parent)
+        child.undoManager = ObjectUndoManager()
+        let childShelf = try child.existingObject(with: shelf.objectID)
+        let childBooks = try books.map { try child.existingObject(with: $0.objectID) }
+        #expect(try childShelf.objects("books") == Set(childBooks))
+
+        try child.delete(childShelf)
+        try child.save()
+        #expect(try parent.count("Shelf") == 0)
+        if variant == "parent saved" {
+            try parent.save()
+            #expect(try parent.freshContext().count("Shelf") == 0)
+        }
+
+        try child.undo()
+        #expect(child.insertedObjects == [childShelf])
+        #expect(try childShelf.string("label") == "Top")
+        #expect(try childShelf.objects("books") == Set(childBooks))
+        try child.save()
+        #expect(!child.hasChanges)
+
+        // The parent has the shelf again, with its label and both sides of its books.
+        #expect(parent.deletedObjects.isEmpty)
+        #expect(try parent.strings(sortedRequest("Shelf", by: "label"), key: "label") == ["Top"])
+        shelf = try parent.existingObject(with: childShelf.objectID)
+        books = try childBooks.map { try parent.existingObject(with: $0.objectID) }
+        #expect(!shelf.isDeleted)
+        #expect(try shelf.string("label") == "Top")
+        #expect(try shelf.objects("books") == Set(books))
+        #expect(try books.allSatisfy { try $0.value(forKey: "shelf") as? ManagedObject === shelf })
+        try parent.save()
+        let fresh = parent.freshContext()
+        #expect(try fresh.strings(sortedRequest("Shelf", by: "label"), key: "label") == ["Top"])
+        let stored = try #require(try fresh.fetch(FetchRequest(entityName: "Shelf")).first)
+        #expect(try stored.sortedNames("books", nameKey: "title") == ["A", "B"])
+
+        // Redo deletes it again, through the parent into the store. (Not for objects the parent
+        // inserted: once the parent saved them, the child still names them by the temporary IDs
+        // that save replaced, and its next save finds them gone.)
+        guard variant != "parent's insert" else { return }
+        try child.redo()
+        #expect(childShelf.isDeleted)
+        try child.save()
+        #expect(try parent.count("Shelf") == 0)
+        try parent.save()
+        let later = parent.freshContext()
+        #expect(try later.count("Shelf") == 0)
+        #expect(try later.count("Book") == 2)
     }
 }

@@ -1,8 +1,10 @@
 @testable import StrataCore
+import StrataTestSupport
 import Testing
 
 /// An undo step holds what changed, not a copy of the object: what a context registers grows
-/// with the change, not with the size of the objects or relationships it touches.
+/// with the change, not with the size of the objects or relationships it touches. On every store
+/// type: what a step holds does not depend on how the store delivered the objects.
 @Suite("Undo steps hold the change")
 struct ContextUndoMemoryTests {
     /// `Wide` with 40 string attributes; `Rack` ⇄ `Item`, a to-many of items and its to-one.
@@ -21,12 +23,9 @@ struct ContextUndoMemoryTests {
         }
     }
 
-    /// A saved context on an in-memory store, with an undo manager attached after the save.
-    private func context() throws -> (ManagedObjectContext, ObjectUndoManager) {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try model())
-        try coordinator.addPersistentStore(type: .inMemory)
-        let context = ManagedObjectContext(coordinator: coordinator)
-        return (context, ObjectUndoManager())
+    /// A context on a fresh store of type `store`, and an undo manager to attach after the save.
+    private func context(_ store: StoreUnderTest) throws -> (ManagedObjectContext, ObjectUndoManager) {
+        (try store.makeContext(model: try model()), ObjectUndoManager())
     }
 
     /// The steps of the newest group on the undo stack.
@@ -34,9 +33,9 @@ struct ContextUndoMemoryTests {
         (manager.undoStack.last?.payloads ?? []).compactMap { $0 as? ContextUndoStep }
     }
 
-    @Test("One changed attribute of a wide object is one step holding one value")
-    func oneAttribute() throws {
-        let (context, manager) = try context()
+    @Test("One changed attribute of a wide object is one step holding one value", arguments: StoreUnderTest.all)
+    func oneAttribute(store: StoreUnderTest) throws {
+        let (context, manager) = try context(store)
         let wide = try context.insertNewObject(forEntityName: "Wide")
         for index in 0..<40 { try wide.setValue(String(repeating: "x", count: 100) + "\(index)", forKey: "field\(index)") }
         try context.save()
@@ -56,9 +55,9 @@ struct ContextUndoMemoryTests {
         #expect(old == .string(String(repeating: "x", count: 100) + "7"))
     }
 
-    @Test("Adding one item to a large to-many holds the item and its new rack, not the set")
-    func oneDestination() throws {
-        let (context, manager) = try context()
+    @Test("Adding one item to a large to-many holds the item and its new rack, not the set", arguments: StoreUnderTest.all)
+    func oneDestination(store: StoreUnderTest) throws {
+        let (context, manager) = try context(store)
         let rack = try context.insertNewObject(forEntityName: "Rack")
         for index in 0..<500 {
             let item = try context.insertNewObject(forEntityName: "Item")
@@ -79,9 +78,9 @@ struct ContextUndoMemoryTests {
         #expect(try extra.value(forKey: "rack") == nil)
     }
 
-    @Test("Without an undo manager nothing is recorded and the objects' link holds no recorder")
-    func noManager() throws {
-        let (context, manager) = try context()
+    @Test("Without an undo manager nothing is recorded and the objects' link holds no recorder", arguments: StoreUnderTest.all)
+    func noManager(store: StoreUnderTest) throws {
+        let (context, manager) = try context(store)
         let item = try context.insertNewObject(forEntityName: "Item")
         #expect(item.contextLink?.undoRecorder == nil)
         context.undoManager = manager

@@ -72,6 +72,37 @@ struct SQLToManyTranslationTests {
         }
     }
 
+    @Test("ANY, ALL and NONE over an integer test each element with one comparison, as hand-written SQL does")
+    func bareElementComparisons() throws {
+        let fixture = try FixtureStore()
+        let cases: [(format: String, condition: String, exact: Bool)] = [
+            ("ANY pets.legs == 4", "EXISTS (SELECT 1 FROM ZPET t1 WHERE t1.ZOWNER = t0.Z_PK AND t1.ZLEGS = ?)", true),
+            ("ALL pets.legs > 0", "NOT (EXISTS (SELECT 1 FROM ZPET t1 WHERE t1.ZOWNER = t0.Z_PK AND t1.ZLEGS <= ?)", true),
+            ("ALL pets.legs >= 2", "NOT (EXISTS (SELECT 1 FROM ZPET t1 WHERE t1.ZOWNER = t0.Z_PK AND t1.ZLEGS < ?)", true),
+            ("ALL pets.legs < 4", "t1.ZLEGS >= ?", true), ("ALL pets.legs <= 2.5", "t1.ZLEGS > ?", true),
+            ("NONE pets.legs == 4", "NOT (EXISTS (SELECT 1 FROM ZPET t1 WHERE t1.ZOWNER = t0.Z_PK AND t1.ZLEGS = ?)", true),
+            ("NONE pets.legs > 2", "t1.ZLEGS > ?", true),
+            // No opposite comparison, or not an integer: the nil check stays.
+            ("ALL pets.legs == 4", "IS NOT NULL", false), ("ALL pets.legs != 4", "IS NOT NULL", false),
+        ]
+        for (format, condition, exact) in cases {
+            let plan = try plan(fixture, "Person", format)
+            #expect(plan.residual == nil && plan.select.sql.contains(condition), "\(format): \(plan.select.sql)")
+            if exact { #expect(!plan.select.sql.contains("IS NOT NULL"), "\(format): \(plan.select.sql)") }
+            try fixture.base.expectSame(fixture.base.request("Person", try ObjectPredicate(format: format)), format)
+        }
+        let doubles = try plan(fixture, "Company", "ALL employees.height > 1.7")
+        #expect(doubles.residual == nil && doubles.select.sql.contains("IS NOT NULL"), "\(doubles.select.sql)")
+        // Elements whose value is nil (Bob's Nokia, the Choir's dues) are skipped by all three, as
+        // in memory.
+        for format in ["ALL gadgets.weight >= 0", "ALL gadgets.weight > 250", "NONE gadgets.weight < 0",
+                       "ANY gadgets.weight > -1", "ALL clubs.dues > 5", "NONE clubs.dues <= 10"] {
+            let plan = try plan(fixture, "Person", format)
+            #expect(plan.residual == nil && !plan.select.sql.contains("IS NOT NULL"), "\(format): \(plan.select.sql)")
+            try fixture.base.expectSame(fixture.base.request("Person", try ObjectPredicate(format: format)), format)
+        }
+    }
+
     @Test("what SQL cannot compute exactly stays in memory, saying why")
     func aggregatesInMemory() throws {
         let fixture = try FixtureStore()

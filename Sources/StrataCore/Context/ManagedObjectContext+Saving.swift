@@ -236,12 +236,25 @@ extension ManagedObjectContext {
         let conflicts = try conflictsWithParent(parent, updated: updated, deleted: deleted)
         if !conflicts.isEmpty { throw StoreError.mergeConflict(conflicts) }
         var committed: [ObjectSnapshot] = []
-        for object in inserted where parent.registry[object.objectID] == nil {
+        for object in inserted {
+            if let target = parent.registry[object.objectID] {
+                // A delete this context saved into the parent and has undone since: the parent's
+                // object stays, and takes the values below.
+                if target.pendingChange == .deleted { parent.undelete(target, as: .updated) }
+                continue
+            }
             let copy = persistentStoreCoordinator.objectClass(forEntity: object.entity.name)
                 .init(entity: object.entity, objectID: object.objectID)
             copy.managedObjectContext = parent
             copy.isFault = false
-            parent.track(inserted: copy)
+            if copy.objectID.isTemporaryID {
+                parent.track(inserted: copy)
+            } else {
+                // A saved object deleted and brought back (an undone delete): it keeps its ID.
+                parent.registry[copy.objectID] = copy
+                parent.changeLists.set(.inserted, of: copy)
+                parent.pendingChanges.insertedIDs.insert(copy.objectID)
+            }
         }
         for object in inserted + updated {
             let target = try parent.existingObject(with: object.objectID)

@@ -77,6 +77,14 @@ extension ManagedObjectContext {
 
     // MARK: Existence
 
+    /// Lists `object`, listed as deleted, as `listing` again: its delete is taken back.
+    func undelete(_ object: ManagedObject, as listing: PendingChange) {
+        let id = object.objectID
+        changeLists.set(listing, of: object)
+        pendingChanges.deletedIDs.remove(id)
+        if listing == .updated { pendingChanges.updatedIDs.insert(id) }
+    }
+
     /// Makes `object` exist or not, as an undo or a redo of its insert or delete asks, and
     /// records the opposite.
     ///
@@ -98,10 +106,7 @@ extension ManagedObjectContext {
                 changeLists.set(.inserted, of: object)
                 pendingChanges.insertedIDs.insert(id)
             } else {
-                let back: PendingChange = listing == .deleted || listing == .inserted ? .updated : listing
-                changeLists.set(back, of: object)
-                pendingChanges.deletedIDs.remove(id)
-                if back == .updated { pendingChanges.updatedIDs.insert(id) }
+                undelete(object, as: listing == .deleted || listing == .inserted ? .updated : listing)
             }
             objectsLink.undoRecorder?.existenceChanged(object, existed: false, values: nil, listing: .none)
             return

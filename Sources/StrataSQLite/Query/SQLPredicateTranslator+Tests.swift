@@ -126,6 +126,45 @@ extension SQLPredicateTranslator {
         return .and([object.key + " = " + .value(.integer(key)), object.entityCode + " = " + .value(.integer(code))])
     }
 
+    // MARK: Elements of a to-many
+
+    /// The order operator that holds exactly where `operation` does not, between two numbers.
+    private static func complement(_ operation: Operator) -> Operator? {
+        switch operation {
+        case .lessThan: .greaterThanOrEqualTo
+        case .greaterThanOrEqualTo: .lessThan
+        case .lessThanOrEqualTo: .greaterThan
+        case .greaterThan: .lessThanOrEqualTo
+        default: nil
+        }
+    }
+
+    /// The condition, inside a to-many's `EXISTS`, that an element is not nil and passes
+    /// `term OPERATOR value` (or, when `negated`, fails it), as one bare comparison of the
+    /// element's integer column (`c.ZCREDITS < ?`) where that is exact: SQLite's comparison of
+    /// a NULL column is NULL, which the subquery's `WHERE` drops as the nil check would, and the
+    /// complement of an order comparison of integers is the opposite comparison. The subquery
+    /// then tests each element once, as hand-written SQL does, and not three times (nil check,
+    /// comparison, nil check again). Nil when the element is not such a column.
+    func bareElementTest(_ term: SQLTerm, _ operation: Operator, _ options: StringComparisonOptions,
+                         _ value: PredicateValue, negated: Bool) throws(Untranslatable) -> SQLFragment? {
+        guard case .scalar(let scalar) = term, scalar.column != nil,
+              [.integer16, .integer32, .integer64].contains(scalar.type),
+              Self.category(scalar.type) == Self.category(value),
+              let tested = negated ? Self.complement(operation) : operation,
+              Self.orderOperators.contains(tested) else { return nil }
+        if negated {
+            // The evaluator's answers are each other's opposites on the values that matter.
+            var probes: [Int64] = [0, 1, -1, .max, .min]
+            if case .integer(let bound) = value { probes += [bound, bound &+ 1, bound &- 1] }
+            for probe in probes where try oracle(.integer(probe), operation, value, options)
+                == (try oracle(.integer(probe), tested, value, options)) {
+                return nil
+            }
+        }
+        return try integerTest(scalar, tested, options, value)
+    }
+
     // MARK: Scalars
 
     /// The kinds of values that can be compared with each other at all.

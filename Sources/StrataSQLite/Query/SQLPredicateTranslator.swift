@@ -190,15 +190,19 @@ final class SQLPredicateTranslator {
             switch comparison.modifier {
             case .any:
                 return try anyElement(collection) { element throws(Untranslatable) in
-                    .and([present(element), try test(element, operation, options, value)])
+                    if let bare = try bareElementTest(element, operation, options, value, negated: false) { return bare }
+                    return .and([present(element), try test(element, operation, options, value)])
                 }
             case .all:
+                // No element (not nil) fails the test: NOT EXISTS one that fails it.
                 return .not(try anyElement(collection) { element throws(Untranslatable) in
-                    .and([present(element), .not(try test(element, operation, options, value))])
+                    if let bare = try bareElementTest(element, operation, options, value, negated: true) { return bare }
+                    return .and([present(element), .not(try test(element, operation, options, value))])
                 })
             case .none:
                 return .not(try anyElement(collection) { element throws(Untranslatable) in
-                    .and([present(element), try test(element, operation, options, value)])
+                    if let bare = try bareElementTest(element, operation, options, value, negated: false) { return bare }
+                    return .and([present(element), try test(element, operation, options, value)])
                 })
             case .direct:
                 if operation == .contains {
