@@ -120,10 +120,14 @@ open class MergePolicy {
     /// - ``MergePolicyType/rollback``: the stored values whole.
     ///
     /// To-many relationships are joined: the merged object holds the destinations of both.
-    /// A changed (not new) object that meets another row is not merged: the save fails.
+    ///
+    /// A changed (not new) object that meets another row is merged into that row the same way
+    /// (the row keeps its ID; the changed object is deleted by the save), as Core Data merges
+    /// conflicting objects into the database object; under ``MergePolicyType/rollback`` its
+    /// changes are discarded instead. Objects of different entities are not merged.
     ///
     /// - Throws: ``StoreError/constraintConflict(_:)`` for ``MergePolicyType/error`` and for
-    ///   conflicts it cannot merge; what a subclass throws fails the save.
+    ///   conflicts between objects of different entities; what a subclass throws fails the save.
     open func resolve(constraintConflicts conflicts: [ConstraintConflict], in context: ManagedObjectContext) throws {
         guard type != .error else { throw StoreError.constraintConflict(conflicts) }
         try context.mergeObjects(of: conflicts, as: type)
