@@ -11,13 +11,16 @@ struct SQLiteHistoryWriter {
     let reader: SQLiteRowReader
     let file: String
 
-    /// Records `request`.
-    func record(_ request: StoreSaveRequest) throws {
+    /// Records `request`; `stored` gives the state an updated or deleted object had before it
+    /// (by default its row as the connection reads it now, which is that state when the request
+    /// is recorded before its rows are written).
+    func record(_ request: StoreSaveRequest, stored: ((ManagedObjectID) throws -> ObjectSnapshot?)? = nil) throws {
         let recorder = tables.recorder
         let transactionID = try nextKey(SQLiteHistoryTables.transactionEntity, count: 1)
         let insertsValues = recorder.needsStoredState(for: request)
         let changes = try recorder.changes(of: request, transactionNumber: transactionID, firstChangeID: 0) { id in
-            insertsValues ? try reader.snapshot(for: id) : nil
+            guard insertsValues else { return nil }
+            return try stored.map { try $0(id) } ?? reader.snapshot(for: id)
         }
         let info = request.transactionInfo
         try connection.run("""

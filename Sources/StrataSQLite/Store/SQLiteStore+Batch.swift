@@ -77,6 +77,7 @@ extension SQLiteStore {
                     start += size
                 }
                 try state.connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(end), .integer(rootCode)])
+                try recordBatchHistory(inserted: ids, state)
                 return StoreBatchResult(objectIDs: ids)
             }
         }
@@ -136,6 +137,11 @@ extension SQLiteStore {
                 } else {
                     rows = try selectedRows(update.selection, in: state, reader: reader)
                 }
+                // The rows as they were, when history keeps an update's old values.
+                var before: [ManagedObjectID: ObjectSnapshot] = [:]
+                if batchUpdatesReadOldValues {
+                    for id in rows { before[id] = try reader.snapshot(for: id) }
+                }
                 for (root, ids) in BatchSQL.byRoot(rows, model: model) {
                     guard let table = schema.tables[root] else { continue }
                     let columns = try keys.map { key -> String in
@@ -160,6 +166,7 @@ extension SQLiteStore {
                                        newValues: constants, connection: state.connection)
                     }
                 }
+                try recordBatchHistory(updated: rows, updatedKeys: { _ in keys }, before: before, state)
                 return StoreBatchResult(objectIDs: rows)
             }
         }
@@ -236,6 +243,9 @@ extension SQLiteStore {
                 try plan.cascade()
                 try plan.checkDenyRules()
                 try plan.nullify()
+                // Recorded while the rows are there to give their tombstones.
+                try recordBatchHistory(updated: plan.nullifiedOrder, updatedKeys: { plan.nullifiedKeys[$0, default: []].sorted() },
+                                       deleted: plan.order, state)
                 try plan.deleteRows()
                 return StoreBatchResult(objectIDs: plan.order, nullifiedObjectIDs: plan.nullifiedOrder)
             }
@@ -304,6 +314,8 @@ private struct SQLiteDeletePlan {
     private(set) var order: [ManagedObjectID] = []
     /// Remaining objects whose relationships were nullified, in the order found.
     private(set) var nullifiedOrder: [ManagedObjectID] = []
+    /// The relationships nullified in each of them.
+    private(set) var nullifiedKeys: [ManagedObjectID: Set<String>] = [:]
     /// The objects found by the last step, not yet followed.
     private var frontier: [ManagedObjectID] = []
 
@@ -394,6 +406,7 @@ private struct SQLiteDeletePlan {
                     guard let inverse = model.entity(named: link.destination.entityName)?.relationship(named: inverseName),
                           !inverse.isTransient, let key = link.destination.primaryKey else { continue }
                     if bumped[destinationTable.rootEntity, default: []].insert(key).inserted { nullifiedOrder.append(link.destination) }
+                    nullifiedKeys[link.destination, default: []].insert(inverseName)
                 }
                 // A to-one inverse is a foreign key (and an order column) in the destination's row.
                 guard let inverse = model.entity(named: relationship.destinationEntityName)?.relationship(named: inverseName),
