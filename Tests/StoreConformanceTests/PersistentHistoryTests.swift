@@ -128,6 +128,35 @@ struct PersistentHistoryTests {
         #expect(change.newValues == ["age": .integer(31)])
     }
 
+    @Test("A batch delete records the objects whose relationships it nullified as updates of them",
+          arguments: historyStores, [false, true])
+    func batchDeleteNullifies(store: StoreUnderTest, values: Bool) throws {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try SampleModels.company())
+        var options: [String: PropertyListValue] = [StoreOption.persistentHistoryTracking: .bool(true)]
+        if values { options[StoreOption.persistentHistoryValues] = .bool(true) }
+        try coordinator.addPersistentStore(type: store.type, at: store.hasFile ? try store.storeURL() : nil, options: options)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let acme = try context.insert("Employer", ["name": "Acme"])
+        let ann = try context.insert("Employee", ["name": "Ann"])
+        try ann.setValue(acme, forKey: "whereIWork")
+        try context.save()
+        let token = try coordinator.currentPersistentHistoryToken()
+
+        _ = try context.execute(BatchDeleteRequest(objectIDs: [acme.objectID]))
+        let transactions = try context.execute(.fetchHistory(after: token)).transactions
+        #expect(transactions.count == 1)
+        let changes = try #require(transactions.first?.changes)
+        #expect(changes.map(\.changeType) == [.update, .delete])
+        #expect(changes.map(\.changedObjectID) == [ann.objectID, acme.objectID])
+        #expect(changes.first?.updatedProperties == ["whereIWork"])
+        if values {
+            #expect(changes.first?.oldValues == ["whereIWork": .objectID(acme.objectID)])
+            #expect(changes.first?.newValues == [:])
+        } else {
+            #expect(changes.first?.oldValues == nil)
+        }
+    }
+
     @Test("History after a token, after a date, for given transactions, by predicate and limit; deleted before a token",
           arguments: historyStores)
     func readsAndDeletes(store: StoreUnderTest) throws {

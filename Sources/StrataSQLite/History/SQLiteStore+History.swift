@@ -50,8 +50,8 @@ extension SQLiteStore: PersistentHistoryStore {
             .record(request, stored: updated.isEmpty ? nil : { id in try before[id] ?? reader.snapshot(for: id) })
     }
 
-    /// Whether a batch update must read the rows it changes before it changes them, for the
-    /// history's old values.
+    /// Whether a batch update or delete reads the rows it changes before it changes them, for
+    /// the history's old values.
     var batchUpdatesReadOldValues: Bool { historyTables?.recorder.recordsValues == true }
 
     /// Records the history of `request` when the store tracks it; inside the save's transaction,
