@@ -78,6 +78,8 @@ struct PersistentHistoryTests {
         let url = store.hasFile ? try store.storeURL() : nil
         let coordinator = try Self.coordinator(store, url: url)
         let context = ManagedObjectContext(coordinator: coordinator)
+        context.transactionAuthor = "importer"
+        context.name = "batches"
         var insert = BatchInsertRequest(entityName: "Student", objects: [["name": "Ada", "age": Int16(20)], ["name": "Bob", "age": Int16(21)]])
         insert.resultType = .objectIDs
         let ids = try #require(try context.execute(insert).objectIDs)
@@ -104,6 +106,8 @@ struct PersistentHistoryTests {
         #expect(deletion.changeType == .delete && deletion.changedObjectID == bob)
         #expect(deletion.tombstone == ["name": .string("Bob")])
         #expect(all.allSatisfy { $0.processIdentifier == ProcessInfo.processInfo.processName })
+        // Recorded with the author and name of the context that executed them, as a save is.
+        #expect(all.allSatisfy { $0.author == "importer" && $0.contextName == "batches" })
 
         // What a batch request changed is what another context learns from history.
         let token = all[0].token

@@ -21,7 +21,9 @@ struct GenericBatchExecutor {
                                             version: 1, attributes: attributes, toMany: toMany))
         }
         do {
-            try store.save(StoreSaveRequest(inserted: snapshots))
+            var request = StoreSaveRequest(inserted: snapshots)
+            request.transactionInfo = insert.transactionInfo
+            try store.save(request)
         } catch StoreError.constraintConflict(let conflicts) {
             let indexes = Dictionary(uniqueKeysWithValues: snapshots.enumerated().map { ($1.objectID, $0) })
             guard let conflict = conflicts.first, let index = indexes[conflict.objectID] else {
@@ -55,6 +57,7 @@ struct GenericBatchExecutor {
         }
         if !updated.isEmpty {
             var request = StoreSaveRequest(updated: updated)
+            request.transactionInfo = update.transactionInfo
             // What history records: the keys the request sets, as the SQLite store records them.
             let keys = update.values.keys.sorted()
             request.changedProperties = updated.map { _ in keys }
@@ -83,6 +86,7 @@ struct GenericBatchExecutor {
         var request = StoreSaveRequest(
             updated: plan.nullifiedOrder.compactMap { plan.nullified[$0] },
             deleted: plan.order.compactMap { id in plan.deleted[id].map { .init(objectID: id, version: $0.version) } })
+        request.transactionInfo = delete.transactionInfo
         request.changedProperties = plan.nullifiedOrder.compactMap { plan.nullified[$0] == nil ? nil : plan.nullifiedKeys[$0, default: []].sorted() }
         try store.save(request)
         return StoreBatchResult(objectIDs: plan.order, nullifiedObjectIDs: plan.nullifiedOrder)

@@ -32,7 +32,7 @@ extension SQLiteStore: PersistentHistoryStore {
     /// transaction: deletions before their rows go (their tombstones are read from the rows),
     /// inserts and updates after their rows were written, with `before` giving the updated
     /// objects' earlier state when the store keeps old and new values.
-    func recordBatchHistory(inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [],
+    func recordBatchHistory(_ transactionInfo: HistoryTransactionInfo?, inserted: [ManagedObjectID] = [], updated: [ManagedObjectID] = [],
                             updatedKeys: (ManagedObjectID) -> [String] = { _ in [] },
                             deleted: [ManagedObjectID] = [], before: [ManagedObjectID: ObjectSnapshot] = [:], _ state: State) throws {
         guard let historyTables, !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return }
@@ -45,6 +45,7 @@ extension SQLiteStore: PersistentHistoryStore {
             historyTables.recorder.recordsValues ? try reader.snapshot(for: id) ?? ObjectSnapshot(objectID: id) : ObjectSnapshot(objectID: id)
         }
         request.changedProperties = updated.map(updatedKeys)
+        request.transactionInfo = transactionInfo
         try SQLiteHistoryWriter(tables: historyTables, connection: state.connection, schema: schema,
                                 reader: reader, file: url?.path ?? "")
             .record(request, stored: updated.isEmpty ? nil : { id in try before[id] ?? reader.snapshot(for: id) })

@@ -77,7 +77,7 @@ extension SQLiteStore {
                     start += size
                 }
                 try state.connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(end), .integer(rootCode)])
-                try recordBatchHistory(inserted: ids, state)
+                try recordBatchHistory(insert.transactionInfo, inserted: ids, state)
                 return StoreBatchResult(objectIDs: ids)
             }
         }
@@ -166,7 +166,7 @@ extension SQLiteStore {
                                        newValues: constants, connection: state.connection)
                     }
                 }
-                try recordBatchHistory(updated: rows, updatedKeys: { _ in keys }, before: before, state)
+                try recordBatchHistory(update.transactionInfo, updated: rows, updatedKeys: { _ in keys }, before: before, state)
                 return StoreBatchResult(objectIDs: rows)
             }
         }
@@ -250,7 +250,7 @@ extension SQLiteStore {
                     for id in ids { before[id] = try reader.snapshot(for: id) }
                 }
                 // Recorded while the rows are there to give their tombstones.
-                try recordBatchHistory(updated: plan.nullifiedOrder, updatedKeys: { plan.nullifiedKeys[$0, default: []].sorted() },
+                try recordBatchHistory(delete.transactionInfo, updated: plan.nullifiedOrder, updatedKeys: { plan.nullifiedKeys[$0, default: []].sorted() },
                                        deleted: plan.order, before: before, state)
                 try plan.deleteRows()
                 return StoreBatchResult(objectIDs: plan.order, nullifiedObjectIDs: plan.nullifiedOrder)
