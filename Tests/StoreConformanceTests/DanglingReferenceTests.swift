@@ -65,11 +65,18 @@ struct DanglingReferenceTests {
         #expect(alice.objectID == aliceID)
         if store.type == .sqlite {
             // A fetch does not look up each to-one's row: the to-one is a fault of the missing
-            // object, and firing it throws, naming it (Core Data's "could not fulfill a fault").
+            // object. Fired, it becomes a deleted object (shouldDeleteInaccessibleFaults, the
+            // default), or throws, naming it (Core Data's "could not fulfill a fault").
             let missing = ManagedObjectID(entityName: "Employer", storeIdentifier: opened.identifier, primaryKey: acmeKey)
             let destination = try #require(try alice.value(forKey: "whereIWork") as? ManagedObject)
             #expect(destination.objectID == missing)
-            #expect(throws: ObjectError.objectNotFound(missing)) { try destination.value(forKey: "name") }
+            #expect(try destination.value(forKey: "name") == nil)
+            #expect(destination.isDeleted)
+            let strict = ManagedObjectContext(coordinator: coordinator)
+            strict.shouldDeleteInaccessibleFaults = false
+            let strictAlice = try strict.existingObject(with: aliceID)
+            let strictDestination = try #require(try strictAlice.value(forKey: "whereIWork") as? ManagedObject)
+            #expect(throws: ObjectError.objectNotFound(missing)) { try strictDestination.value(forKey: "name") }
         } else {
             #expect(try alice.value(forKey: "whereIWork") == nil, "the dangling to-one reads as nil")
             // As a fault fired on its own, too.

@@ -62,12 +62,22 @@ struct FaultingTests {
         #expect(try reader.existingObject(with: acme.objectID).sortedNames("employees") == ["Alice", "Bob", "Carol"])
     }
 
-    @Test("A fault of a row that does not exist fails on first use", arguments: StoreUnderTest.all)
+    @Test("A fault of a row that does not exist is a deleted object, or fails on first use when asked",
+          arguments: StoreUnderTest.all)
     func faultOfMissingRow(store: StoreUnderTest) throws {
         let (context, alice) = try seed(store)
         let storeID = try #require(alice.objectID.storeIdentifier)
         let missing = ManagedObjectID(entityName: "Student", storeIdentifier: storeID, primaryKey: 9_999)
+        // By default (Core Data's shouldDeleteInaccessibleFaults), the fault becomes a deleted
+        // object with nil values.
+        let lenient = context.freshContext()
+        let deleted = try lenient.object(with: missing)
+        #expect(try deleted.value(forKey: "name") == nil)
+        #expect(deleted.isDeleted && !deleted.isFault && !lenient.hasChanges)
+        #expect(throws: ObjectError.objectNotFound(missing)) { try lenient.existingObject(with: missing) }
+
         let fresh = context.freshContext()
+        fresh.shouldDeleteInaccessibleFaults = false
         let fault = try fresh.object(with: missing)
         #expect(fault.isFault)
         #expect(throws: ObjectError.objectNotFound(missing)) { try fault.value(forKey: "name") }
@@ -96,15 +106,22 @@ struct FaultingTests {
     func staleObjectInAnotherContext(store: StoreUnderTest) throws {
         let (context, alice) = try seed(store)
         let viewer = context.freshContext()
+        viewer.shouldDeleteInaccessibleFaults = false
         let shown = try viewer.existingObject(with: alice.objectID)
         let faulting = context.freshContext()
+        faulting.shouldDeleteInaccessibleFaults = false
         let fault = try faulting.object(with: alice.objectID)
+        let lenient = context.freshContext()
+        let lenientFault = try lenient.object(with: alice.objectID)
         #expect(try shown.string("name") == "Alice")
 
         try context.delete(alice)
         try context.save()
 
-        // A fault cannot be filled any more.
+        // By default the fault becomes a deleted object with nil values.
+        #expect(try lenientFault.value(forKey: "name") == nil)
+        #expect(lenientFault.isDeleted)
+        // With shouldDeleteInaccessibleFaults off, a fault cannot be filled any more.
         #expect(throws: ObjectError.objectNotFound(alice.objectID)) { try fault.value(forKey: "name") }
         // The shown object, refreshed, reports the same instead of crashing.
         try viewer.refresh(shown, mergeChanges: false)

@@ -311,14 +311,15 @@ struct MergingTests {
         #expect(try names(saver.freshContext()) == ["Annie", "Bob", "Cy"])
     }
 
-    @Test("shouldDeleteInaccessibleFaults: a fault whose row is gone throws, or becomes a deleted object",
+    @Test("shouldDeleteInaccessibleFaults: a fault whose row is gone becomes a deleted object (the default), or throws",
           arguments: StoreUnderTest.all)
     func inaccessibleFaults(store: StoreUnderTest) throws {
         let (saver, acmeID, annID, bobID) = try company(store)
         let strict = saver.freshContext()
         let lenient = saver.freshContext()
-        #expect(!strict.shouldDeleteInaccessibleFaults)
-        lenient.shouldDeleteInaccessibleFaults = true
+        // Core Data's default.
+        #expect(lenient.shouldDeleteInaccessibleFaults)
+        strict.shouldDeleteInaccessibleFaults = false
         let strictAnn = try strict.object(with: annID)
         let lenientAnn = try lenient.object(with: annID)
         let lenientAcme = try lenient.object(with: acmeID)

@@ -73,6 +73,94 @@ struct PersistentHistoryTests {
         }
     }
 
+    @Test("Batch insert, update and delete each record a transaction, as a save does", arguments: historyStores)
+    func recordsBatchRequests(store: StoreUnderTest) throws {
+        let url = store.hasFile ? try store.storeURL() : nil
+        let coordinator = try Self.coordinator(store, url: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        context.transactionAuthor = "importer"
+        context.name = "batches"
+        var insert = BatchInsertRequest(entityName: "Student", objects: [["name": "Ada", "age": Int16(20)], ["name": "Bob", "age": Int16(21)]])
+        insert.resultType = .objectIDs
+        let ids = try #require(try context.execute(insert).objectIDs)
+        #expect(ids.count == 2)
+        let (ada, bob) = (ids[0], ids[1])
+        // Setting a value a row already has is recorded too: the request set it.
+        var update = BatchUpdateRequest(entityName: "Student", predicate: try ObjectPredicate(format: "name == 'Ada'"),
+                                        propertiesToUpdate: ["age": Int16(30)])
+        update.resultType = .objectIDs
+        #expect(try context.execute(update).objectIDs == [ada])
+        var delete = BatchDeleteRequest(objectIDs: [bob])
+        delete.resultType = .objectIDs
+        #expect(try context.execute(delete).objectIDs == [bob])
+
+        let all = try context.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions
+        #expect(all.map(\.transactionNumber) == [1, 2, 3])
+        #expect(all[0].changes?.map(\.changeType) == [.insert, .insert])
+        #expect(all[0].changes?.map(\.changedObjectID) == [ada, bob])
+        #expect(all[1].changes?.map(\.changeType) == [.update])
+        #expect(all[1].changes?.first?.changedObjectID == ada)
+        #expect(all[1].changes?.first?.updatedProperties == ["age"])
+        let deletion = try #require(all[2].changes?.first)
+        #expect(all[2].changes?.count == 1)
+        #expect(deletion.changeType == .delete && deletion.changedObjectID == bob)
+        #expect(deletion.tombstone == ["name": .string("Bob")])
+        #expect(all.allSatisfy { $0.processIdentifier == ProcessInfo.processInfo.processName })
+        // Recorded with the author and name of the context that executed them, as a save is.
+        #expect(all.allSatisfy { $0.author == "importer" && $0.contextName == "batches" })
+
+        // What a batch request changed is what another context learns from history.
+        let token = all[0].token
+        let later = try context.execute(.fetchHistory(after: token)).transactions
+        #expect(later.flatMap { $0.changes ?? [] }.map(\.changedObjectID) == [ada, bob])
+        if let url {
+            let reopened = try Self.coordinator(store, url: url)
+            #expect(try reopened.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions == all)
+        }
+    }
+
+    @Test("A batch update records old and new values when the store keeps them", arguments: historyStores)
+    func batchUpdateValues(store: StoreUnderTest) throws {
+        let coordinator = try Self.coordinator(store, url: store.hasFile ? try store.storeURL() : nil, values: true)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        _ = try context.execute(BatchInsertRequest(entityName: "Student", objects: [["name": "Ada", "age": Int16(20)]]))
+        _ = try context.execute(BatchUpdateRequest(entityName: "Student", propertiesToUpdate: ["age": Int16(31)]))
+        let all = try context.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions
+        let change = try #require(all.last?.changes?.first)
+        #expect(change.changeType == .update)
+        #expect(change.oldValues == ["age": .integer(20)])
+        #expect(change.newValues == ["age": .integer(31)])
+    }
+
+    @Test("A batch delete records the objects whose relationships it nullified as updates of them",
+          arguments: historyStores, [false, true])
+    func batchDeleteNullifies(store: StoreUnderTest, values: Bool) throws {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try SampleModels.company())
+        var options: [String: PropertyListValue] = [StoreOption.persistentHistoryTracking: .bool(true)]
+        if values { options[StoreOption.persistentHistoryValues] = .bool(true) }
+        try coordinator.addPersistentStore(type: store.type, at: store.hasFile ? try store.storeURL() : nil, options: options)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let acme = try context.insert("Employer", ["name": "Acme"])
+        let ann = try context.insert("Employee", ["name": "Ann"])
+        try ann.setValue(acme, forKey: "whereIWork")
+        try context.save()
+        let token = try coordinator.currentPersistentHistoryToken()
+
+        _ = try context.execute(BatchDeleteRequest(objectIDs: [acme.objectID]))
+        let transactions = try context.execute(.fetchHistory(after: token)).transactions
+        #expect(transactions.count == 1)
+        let changes = try #require(transactions.first?.changes)
+        #expect(changes.map(\.changeType) == [.update, .delete])
+        #expect(changes.map(\.changedObjectID) == [ann.objectID, acme.objectID])
+        #expect(changes.first?.updatedProperties == ["whereIWork"])
+        if values {
+            #expect(changes.first?.oldValues == ["whereIWork": .objectID(acme.objectID)])
+            #expect(changes.first?.newValues == [:])
+        } else {
+            #expect(changes.first?.oldValues == nil)
+        }
+    }
+
     @Test("History after a token, after a date, for given transactions, by predicate and limit; deleted before a token",
           arguments: historyStores)
     func readsAndDeletes(store: StoreUnderTest) throws {

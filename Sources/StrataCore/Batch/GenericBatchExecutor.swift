@@ -21,7 +21,9 @@ struct GenericBatchExecutor {
                                             version: 1, attributes: attributes, toMany: toMany))
         }
         do {
-            try store.save(StoreSaveRequest(inserted: snapshots))
+            var request = StoreSaveRequest(inserted: snapshots)
+            request.transactionInfo = insert.transactionInfo
+            try store.save(request)
         } catch StoreError.constraintConflict(let conflicts) {
             let indexes = Dictionary(uniqueKeysWithValues: snapshots.enumerated().map { ($1.objectID, $0) })
             guard let conflict = conflicts.first, let index = indexes[conflict.objectID] else {
@@ -53,7 +55,14 @@ struct GenericBatchExecutor {
             }
             updated.append(next)
         }
-        if !updated.isEmpty { try store.save(StoreSaveRequest(updated: updated)) }
+        if !updated.isEmpty {
+            var request = StoreSaveRequest(updated: updated)
+            request.transactionInfo = update.transactionInfo
+            // What history records: the keys the request sets, as the SQLite store records them.
+            let keys = update.values.keys.sorted()
+            request.changedProperties = updated.map { _ in keys }
+            try store.save(request)
+        }
         return StoreBatchResult(objectIDs: updated.map(\.objectID))
     }
 
@@ -74,9 +83,12 @@ struct GenericBatchExecutor {
         try plan.checkDenyRules()
         try plan.nullify()
         guard !plan.order.isEmpty else { return StoreBatchResult(objectIDs: []) }
-        try store.save(StoreSaveRequest(
+        var request = StoreSaveRequest(
             updated: plan.nullifiedOrder.compactMap { plan.nullified[$0] },
-            deleted: plan.order.compactMap { id in plan.deleted[id].map { .init(objectID: id, version: $0.version) } }))
+            deleted: plan.order.compactMap { id in plan.deleted[id].map { .init(objectID: id, version: $0.version) } })
+        request.transactionInfo = delete.transactionInfo
+        request.changedProperties = plan.nullifiedOrder.compactMap { plan.nullified[$0] == nil ? nil : plan.nullifiedKeys[$0, default: []].sorted() }
+        try store.save(request)
         return StoreBatchResult(objectIDs: plan.order, nullifiedObjectIDs: plan.nullifiedOrder)
     }
 }
@@ -92,6 +104,8 @@ private struct DeletePlan {
     /// Remaining objects with relationships nullified (only the changed to-manys present).
     var nullified: [ManagedObjectID: ObjectSnapshot] = [:]
     var nullifiedOrder: [ManagedObjectID] = []
+    /// The relationships nullified in each of them.
+    var nullifiedKeys: [ManagedObjectID: Set<String>] = [:]
     private var loaded: [ManagedObjectID: ObjectSnapshot] = [:]
 
     init(store: any PersistentStore) { self.store = store }
@@ -178,6 +192,7 @@ private struct DeletePlan {
                         changed.toOne[inverseName] = nil
                     }
                     if nullified.updateValue(changed, forKey: destination) == nil { nullifiedOrder.append(destination) }
+                    nullifiedKeys[destination, default: []].insert(inverseName)
                 }
             }
         }

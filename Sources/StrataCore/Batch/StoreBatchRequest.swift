@@ -19,6 +19,9 @@ public struct StoreBatchInsert: Sendable, Hashable {
     /// type, every non-optional attribute present, no two objects sharing the values of a
     /// uniqueness constraint.
     public var objects: [[String: AttributeValue]]
+    /// Who executes the request (a context's author and name), for the store's persistent
+    /// history; nil when nobody says.
+    public var transactionInfo: HistoryTransactionInfo?
 
     /// Creates an insert.
     public init(entityName: String, objects: [[String: AttributeValue]]) {
@@ -34,6 +37,9 @@ public struct StoreBatchUpdate: Sendable, Hashable {
     public var selection: StoreFetchRequest
     /// The new values by attribute name (attributes every selected entity has).
     public var values: [String: Value]
+    /// Who executes the request (a context's author and name), for the store's persistent
+    /// history; nil when nobody says.
+    public var transactionInfo: HistoryTransactionInfo?
 
     /// One new value.
     public enum Value: Sendable, Hashable {
@@ -63,6 +69,9 @@ public struct StoreBatchDelete: Sendable, Hashable {
 
     /// What is deleted.
     public var target: Target
+    /// Who executes the request (a context's author and name), for the store's persistent
+    /// history; nil when nobody says.
+    public var transactionInfo: HistoryTransactionInfo?
 
     /// Creates a delete.
     public init(target: Target) {

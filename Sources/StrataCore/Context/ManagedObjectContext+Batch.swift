@@ -6,14 +6,15 @@ extension ManagedObjectContext {
     /// The key of deleted object IDs in a change dictionary (Core Data's `NSDeletedObjectsKey`).
     public static let deletedObjectsKey = "deleted"
 
-    /// Runs a batch insert through the coordinator, straight into the store.
+    /// Runs a batch insert through the coordinator, straight into the store. Persistent history
+    /// records it with this context's ``transactionAuthor`` and ``name``, as it records a save.
     ///
     /// As in Core Data, the context's registered objects and unsaved changes are not touched:
     /// fetches find the new objects, and ``mergeChanges(fromRemoteContextSave:into:)`` tells
     /// contexts about them. See `PersistentStoreCoordinator.execute(_:)`.
     public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
         checkQueue()
-        return try persistentStoreCoordinator.execute(request)
+        return try persistentStoreCoordinator.execute(request, transactionInfo: historyTransactionInfo)
     }
 
     /// Runs a batch update through the coordinator, straight in the stores.
@@ -23,7 +24,7 @@ extension ManagedObjectContext {
     /// to date. See `PersistentStoreCoordinator.execute(_:)`.
     public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
         checkQueue()
-        return try persistentStoreCoordinator.execute(request)
+        return try persistentStoreCoordinator.execute(request, transactionInfo: historyTransactionInfo)
     }
 
     /// Runs a batch delete through the coordinator, straight in the stores.
@@ -33,6 +34,6 @@ extension ManagedObjectContext {
     /// `PersistentStoreCoordinator.execute(_:)`.
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
         checkQueue()
-        return try persistentStoreCoordinator.execute(request)
+        return try persistentStoreCoordinator.execute(request, transactionInfo: historyTransactionInfo)
     }
 }

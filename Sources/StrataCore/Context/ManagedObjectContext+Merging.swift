@@ -15,12 +15,12 @@ extension ManagedObjectContext {
     }
 
     /// What a fault whose row is gone does when it fires (Core Data's
-    /// `shouldDeleteInaccessibleFaults`): with `true`, it becomes a deleted object
-    /// (``ManagedObject/isDeleted``) whose attributes read nil and whose relationships are
-    /// empty; with `false` (the default), reading it throws ``ObjectError/objectNotFound(_:)``.
+    /// `shouldDeleteInaccessibleFaults`): with `true` (the default, as in Core Data), it becomes
+    /// a deleted object (``ManagedObject/isDeleted``) whose attributes read nil and whose
+    /// relationships are empty, and nothing is recorded as a change; with `false`, reading it
+    /// throws ``ObjectError/objectNotFound(_:)``.
     ///
-    /// Core Data's default is `true`; Strata's accessors throw, so the typed error is the
-    /// default here. ``existingObject(with:)`` throws for a missing row either way.
+    /// ``existingObject(with:)`` throws for a missing row either way.
     public var shouldDeleteInaccessibleFaults: Bool {
         get { merging.deletesInaccessibleFaults }
         set { merging.deletesInaccessibleFaults = newValue }

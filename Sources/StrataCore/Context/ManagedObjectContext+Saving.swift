@@ -68,14 +68,15 @@ extension ManagedObjectContext {
                 rounds += 1
                 let conflicts = describedConflicts(reported)
                 guard rounds <= Self.optimisticLockingRounds else { throw StoreError.mergeConflict(conflicts) }
-                try mergePolicy.resolve(optimisticLockingConflicts: conflicts, in: self)
+                try mergePolicy.resolve(mergeConflicts: conflicts, constraintConflicts: [], in: self)
                 settle(conflicts)
             } catch StoreError.constraintConflict(let reported) where parent == nil {
                 rounds += 1
                 let conflicts = describedConflicts(reported)
-                // A store may report one conflict a try: as many tries as there are new objects.
+                // Stores report every conflict of a try; resolving one may still make another
+                // (a merged object meeting a third row): as many tries as there are new objects.
                 guard rounds <= Self.optimisticLockingRounds + inserted.count else { throw StoreError.constraintConflict(conflicts) }
-                try mergePolicy.resolve(constraintConflicts: conflicts, in: self)
+                try mergePolicy.resolve(mergeConflicts: [], constraintConflicts: conflicts, in: self)
             }
             (inserted, updated, deleted) = (changeLists.inserted, changeLists.updated, changeLists.deleted)
         }

@@ -45,29 +45,41 @@ extension ManagedObjectContext {
     /// Merges the objects of each constraint conflict into one, as the built-in policy `type`
     /// does (``MergePolicy/resolve(constraintConflicts:in:)``).
     ///
-    /// - Throws: ``StoreError/constraintConflict(_:)`` for a conflict that is not between new
-    ///   objects of one entity, or a new object and a stored row of its entity.
+    /// A changed (not new) object is merged like a new one: into the stored row it meets (which
+    /// keeps its ID, the changed object's row being deleted), or into the first saved object of
+    /// a conflict within the save. Under ``MergePolicyType/rollback`` its changes are discarded
+    /// instead, which takes it out of the conflict.
+    ///
+    /// - Throws: ``StoreError/constraintConflict(_:)`` for a conflict between objects of
+    ///   different entities.
     func mergeObjects(of conflicts: [ConstraintConflict], as type: MergePolicyType) throws {
         for conflict in conflicts {
             let objects = conflict.conflictingObjectIDs.compactMap { registry[$0] }
                 .filter { !$0.isInvalidated && $0.pendingChange != .deleted }
             if let rowID = conflict.databaseObjectID {
-                guard let new = objects.first, new.pendingChange == .inserted, new.entity.name == rowID.entityName else {
-                    throw StoreError.constraintConflict([conflict])
-                }
-                if let held = registry[rowID], !held.isInvalidated {
-                    try fold(new, into: held, as: type)
+                guard let mine = objects.first else { continue }
+                guard mine.entity.name == rowID.entityName else { throw StoreError.constraintConflict([conflict]) }
+                if mine.pendingChange == .inserted {
+                    if let held = registry[rowID], !held.isInvalidated {
+                        try fold(mine, into: held, as: type)
+                    } else {
+                        try turn(mine, into: rowID, stored: conflict.databaseSnapshot, as: type)
+                    }
+                } else if type == .rollback {
+                    try refresh(mine, mergeChanges: false)
                 } else {
-                    try turn(new, into: rowID, stored: conflict.databaseSnapshot, as: type)
+                    try fold(mine, into: try object(with: rowID), as: type)
                 }
             } else {
                 guard objects.count > 1 else { continue }
                 let survivor = objects.first { $0.pendingChange != .inserted } ?? objects[0]
                 for other in objects where other !== survivor {
-                    guard other.pendingChange == .inserted, other.entity.name == survivor.entity.name else {
-                        throw StoreError.constraintConflict([conflict])
+                    guard other.entity.name == survivor.entity.name else { throw StoreError.constraintConflict([conflict]) }
+                    if other.pendingChange != .inserted, type == .rollback {
+                        try refresh(other, mergeChanges: false)
+                    } else {
+                        try fold(other, into: survivor, as: type)
                     }
-                    try fold(other, into: survivor, as: type)
                 }
             }
         }
@@ -84,8 +96,9 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Merges the new object `incoming` into `survivor`, an object of this context, then forgets
-    /// it: values by `type`, to-manys joined (their destinations follow through the inverses).
+    /// Merges `incoming` into `survivor`, an object of this context, then forgets it (a new
+    /// object) or deletes it (a saved one): values by `type`, to-manys joined (their destinations
+    /// follow through the inverses).
     private func fold(_ incoming: ManagedObject, into survivor: ManagedObject, as type: MergePolicyType) throws {
         try survivor.fulfillFault()
         for attribute in incoming.entity.attributes where !attribute.isTransient {

@@ -311,8 +311,8 @@ public final class ManagedObjectContext {
 
     // MARK: Faults
 
-    /// Fills a fault from the parent context or the stores. A fault whose row is gone throws,
-    /// or becomes a deleted object with nil values when ``shouldDeleteInaccessibleFaults``.
+    /// Fills a fault from the parent context or the stores. A fault whose row is gone becomes a
+    /// deleted object with nil values (``shouldDeleteInaccessibleFaults``, the default), or throws.
     func fulfill(_ object: ManagedObject) throws {
         checkQueue()
         guard let snapshot = try sourceSnapshot(for: object.objectID) else {

@@ -21,9 +21,11 @@ public enum MergePolicyType: Sendable, Hashable, CaseIterable {
 ///
 /// The five built-in policies are ``error`` (the default), ``mergeByPropertyStoreTrump``,
 /// ``mergeByPropertyObjectTrump``, ``overwrite`` and ``rollback``. A policy of one's own is a
-/// subclass that overrides ``resolve(optimisticLockingConflicts:in:)`` or
-/// ``resolve(constraintConflicts:in:)``, changing the conflicting objects of the context as it
-/// sees fit, calling `super` or not, or throwing to fail the save:
+/// subclass that overrides ``resolve(optimisticLockingConflicts:in:)``,
+/// ``resolve(constraintConflicts:in:)``, or the entry point a save calls with every conflict it
+/// met, ``resolve(mergeConflicts:constraintConflicts:in:)`` (Core Data's
+/// `resolve(mergeConflicts:)`), changing the conflicting objects of the context as it sees fit,
+/// calling `super` or not, or throwing to fail the save:
 ///
 /// ```swift
 /// final class KeepLongerNames: MergePolicy {
@@ -60,6 +62,26 @@ open class MergePolicy {
     public static var overwrite: MergePolicy { MergePolicy(type: .overwrite) }
     /// This context's changes to conflicting objects are discarded.
     public static var rollback: MergePolicy { MergePolicy(type: .rollback) }
+
+    /// Resolves every conflict a try of a save met (Core Data's `resolve(mergeConflicts:)`):
+    /// what a save calls, before it tries again.
+    ///
+    /// The base class resolves the uniqueness-constraint conflicts with
+    /// ``resolve(constraintConflicts:in:)``, then the optimistic-locking ones with
+    /// ``resolve(optimisticLockingConflicts:in:)``, each only when its list is not empty. A
+    /// subclass that overrides it and calls `super` keeps that; one that does not resolves both
+    /// kinds itself.
+    ///
+    /// - Parameters:
+    ///   - mergeConflicts: objects changed or deleted elsewhere since `context` read them.
+    ///   - constraintConflicts: objects that would break a uniqueness constraint.
+    ///   - context: the saving context, whose objects the resolution changes.
+    /// - Throws: what the two methods throw; a throw fails the save.
+    open func resolve(mergeConflicts: [MergeConflict], constraintConflicts: [ConstraintConflict],
+                      in context: ManagedObjectContext) throws {
+        if !constraintConflicts.isEmpty { try resolve(constraintConflicts: constraintConflicts, in: context) }
+        if !mergeConflicts.isEmpty { try resolve(optimisticLockingConflicts: mergeConflicts, in: context) }
+    }
 
     /// Resolves optimistic-locking conflicts: objects changed or deleted elsewhere since
     /// `context` read them.
@@ -98,10 +120,14 @@ open class MergePolicy {
     /// - ``MergePolicyType/rollback``: the stored values whole.
     ///
     /// To-many relationships are joined: the merged object holds the destinations of both.
-    /// A changed (not new) object that meets another row is not merged: the save fails.
+    ///
+    /// A changed (not new) object that meets another row is merged into that row the same way
+    /// (the row keeps its ID; the changed object is deleted by the save), as Core Data merges
+    /// conflicting objects into the database object; under ``MergePolicyType/rollback`` its
+    /// changes are discarded instead. Objects of different entities are not merged.
     ///
     /// - Throws: ``StoreError/constraintConflict(_:)`` for ``MergePolicyType/error`` and for
-    ///   conflicts it cannot merge; what a subclass throws fails the save.
+    ///   conflicts between objects of different entities; what a subclass throws fails the save.
     open func resolve(constraintConflicts conflicts: [ConstraintConflict], in context: ManagedObjectContext) throws {
         guard type != .error else { throw StoreError.constraintConflict(conflicts) }
         try context.mergeObjects(of: conflicts, as: type)

@@ -11,8 +11,9 @@ struct MergingState {
     var automaticallyMerges = false
     /// How old a cached row may be for a fault to fire from it, in seconds; negative: any age.
     var stalenessInterval: TimeInterval = -1
-    /// Whether a fault whose row is gone becomes a deleted object instead of throwing.
-    var deletesInaccessibleFaults = false
+    /// Whether a fault whose row is gone becomes a deleted object instead of throwing: yes by
+    /// default, as in Core Data.
+    var deletesInaccessibleFaults = true
     /// Where the coordinator leaves its other contexts' saves, while a root context merges them
     /// automatically.
     var inbox: MergeInbox?

@@ -9,6 +9,12 @@ extension PersistentStoreCoordinator {
     /// - Throws: ``ObjectError/unknownEntity(_:)``, ``ObjectError/abstractEntity(_:)``,
     ///   ``BatchRequestError`` naming the object's index and key, ``StoreError``.
     public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+        try execute(request, transactionInfo: nil)
+    }
+
+    /// ``execute(_:)-(BatchInsertRequest)``, recorded in persistent history as `transactionInfo` says
+    /// (the author and name of the context that executes it).
+    func execute(_ request: BatchInsertRequest, transactionInfo: HistoryTransactionInfo?) throws -> BatchResult {
         guard let entity = managedObjectModel.entitiesByName[request.entityName] else {
             throw ObjectError.unknownEntity(request.entityName)
         }
@@ -27,7 +33,9 @@ extension PersistentStoreCoordinator {
         }
         try checkUniqueness(objects, entity: entity)
         defer { rowCache.removeAll() }
-        let result = try store.runBatch(.insert(StoreBatchInsert(entityName: entity.name, objects: objects)))
+        var insert = StoreBatchInsert(entityName: entity.name, objects: objects)
+        insert.transactionInfo = transactionInfo
+        let result = try store.runBatch(.insert(insert))
         return BatchResult(request.resultType, objectIDs: result.objectIDs, changeKey: ManagedObjectContext.insertedObjectsKey)
     }
 
@@ -38,6 +46,12 @@ extension PersistentStoreCoordinator {
     ///   the entity cannot take (before any store is touched) or an expression whose value an
     ///   object cannot take, ``StoreError``.
     public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+        try execute(request, transactionInfo: nil)
+    }
+
+    /// ``execute(_:)-(BatchUpdateRequest)``, recorded in persistent history as `transactionInfo` says
+    /// (the author and name of the context that executes it).
+    func execute(_ request: BatchUpdateRequest, transactionInfo: HistoryTransactionInfo?) throws -> BatchResult {
         guard let entity = managedObjectModel.entitiesByName[request.entityName] else {
             throw ObjectError.unknownEntity(request.entityName)
         }
@@ -63,7 +77,9 @@ extension PersistentStoreCoordinator {
         for (store, held) in try batchStores(for: fetch) {
             let selection = StoreFetchRequest(entityNames: held, predicate: request.predicate, includesPropertyValues: false)
             defer { rowCache.removeAll() }
-            updated += try store.runBatch(.update(StoreBatchUpdate(selection: selection, values: values))).objectIDs
+            var update = StoreBatchUpdate(selection: selection, values: values)
+            update.transactionInfo = transactionInfo
+            updated += try store.runBatch(.update(update)).objectIDs
         }
         return BatchResult(request.resultType, objectIDs: updated, changeKey: ManagedObjectContext.updatedObjectsKey)
     }
@@ -75,6 +91,12 @@ extension PersistentStoreCoordinator {
     ///   ``StoreError/storeNotLoaded(_:)`` for an ID of a store this coordinator does not have,
     ///   ``BatchRequestError/deleteDenied(objectID:relationship:destinationCount:)``, ``StoreError``.
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        try execute(request, transactionInfo: nil)
+    }
+
+    /// ``execute(_:)-(BatchDeleteRequest)``, recorded in persistent history as `transactionInfo` says
+    /// (the author and name of the context that executes it).
+    func execute(_ request: BatchDeleteRequest, transactionInfo: HistoryTransactionInfo?) throws -> BatchResult {
         var work: [(any PersistentStore, StoreBatchDelete.Target)] = []
         switch request.target {
         case .fetchRequest(let fetch):
@@ -100,7 +122,9 @@ extension PersistentStoreCoordinator {
         var nullified: [ManagedObjectID] = []
         for (store, target) in work {
             defer { rowCache.removeAll() }
-            let result = try store.runBatch(.delete(StoreBatchDelete(target: target)))
+            var delete = StoreBatchDelete(target: target)
+            delete.transactionInfo = transactionInfo
+            let result = try store.runBatch(.delete(delete))
             deleted += result.objectIDs
             nullified += result.nullifiedObjectIDs
         }

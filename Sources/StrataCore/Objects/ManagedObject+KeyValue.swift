@@ -8,7 +8,8 @@ extension ManagedObject {
     /// `[ManagedObject]`.
     ///
     /// - Throws: ``ObjectError/unknownKey(entity:key:)`` for a key the entity does not have,
-    ///   ``ObjectError/objectNotFound(_:)`` when the object's row is gone,
+    ///   ``ObjectError/objectNotFound(_:)`` when the object's row is gone and its context's
+    ///   ``ManagedObjectContext/shouldDeleteInaccessibleFaults`` is off,
     ///   ``ObjectError/objectDeleted(_:)`` for an object whose delete was saved.
     public func value(forKey key: String) throws -> Any? {
         let layout = entity.attributeLayout

@@ -3,7 +3,9 @@ import OrderedCollections
 extension ManagedObject {
     /// Loads the object's values if it is a fault.
     ///
-    /// - Throws: ``ObjectError/objectNotFound(_:)`` when the store no longer has the object,
+    /// - Throws: ``ObjectError/objectNotFound(_:)`` when the store no longer has the object and
+    ///   ``ManagedObjectContext/shouldDeleteInaccessibleFaults`` is off (on, the object becomes a
+    ///   deleted one with nil values),
     ///   ``ObjectError/objectDeleted(_:)`` when its delete was saved or its context is gone.
     public func fulfillFault() throws {
         guard isFault else { return }

@@ -3,7 +3,9 @@ import Foundation
 
 /// Writes the history transaction of one save into Core Data's tables, inside the save's own
 /// SQLite transaction, before the rows change (so that it reads the state the save replaces for
-/// tombstones and old values): one `ATRANSACTION` row, one `ACHANGE` row per object.
+/// tombstones and old values): one `ATRANSACTION` row, one `ACHANGE` row per object. Rows are
+/// written as Core Data writes them: `Z_OPT` NULL (history rows are never changed), the names
+/// as `ATRANSACTIONSTRING` keys with the plain name columns NULL, `ZQUERYGEN` NULL.
 struct SQLiteHistoryWriter {
     let tables: SQLiteHistoryTables
     let connection: SQLiteConnection
@@ -11,18 +13,21 @@ struct SQLiteHistoryWriter {
     let reader: SQLiteRowReader
     let file: String
 
-    /// Records `request`.
-    func record(_ request: StoreSaveRequest) throws {
+    /// Records `request`; `stored` gives the state an updated or deleted object had before it
+    /// (by default its row as the connection reads it now, which is that state when the request
+    /// is recorded before its rows are written).
+    func record(_ request: StoreSaveRequest, stored: ((ManagedObjectID) throws -> ObjectSnapshot?)? = nil) throws {
         let recorder = tables.recorder
         let transactionID = try nextKey(SQLiteHistoryTables.transactionEntity, count: 1)
         let insertsValues = recorder.needsStoredState(for: request)
         let changes = try recorder.changes(of: request, transactionNumber: transactionID, firstChangeID: 0) { id in
-            insertsValues ? try reader.snapshot(for: id) : nil
+            guard insertsValues else { return nil }
+            return try stored.map { try $0(id) } ?? reader.snapshot(for: id)
         }
         let info = request.transactionInfo
         try connection.run("""
             INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
-            VALUES (?, ?, 1, ?, ?, ?, ?, ?)
+            VALUES (?, ?, NULL, ?, ?, ?, ?, ?)
             """, [.integer(transactionID), .integer(SQLiteHistoryTables.transactionEntity),
                   try string(info?.author), try string(HistoryTransactionInfo.bundleIdentifier), try string(info?.contextName),
                   try string(HistoryTransactionInfo.processIdentifier), .real(Date().timeIntervalSinceReferenceDate)])
@@ -32,7 +37,7 @@ struct SQLiteHistoryWriter {
         let placeholders = String(repeating: ", ?", count: tables.tombstoneColumns)
         let insert = try connection.statement("""
             INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneNames))
-            VALUES (?, ?, 1, ?, ?, ?, ?, ?\(placeholders))
+            VALUES (?, ?, NULL, ?, ?, ?, ?, ?\(placeholders))
             """)
         for change in changes {
             let id = change.changedObjectID
@@ -86,7 +91,7 @@ struct SQLiteHistoryWriter {
             return .integer(key)
         }
         let key = try nextKey(SQLiteHistoryTables.stringEntity, count: 1)
-        try connection.run("INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)",
+        try connection.run("INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, NULL, ?)",
                            [.integer(key), .integer(SQLiteHistoryTables.stringEntity), .text(name)])
         return .integer(key)
     }

@@ -93,6 +93,19 @@ struct SQLiteRowWriter {
             }
         }
         guard conflicts.isEmpty else { throw StoreError.mergeConflict(conflicts) }
+        do {
+            try write(request)
+        } catch StoreError.constraintConflict(let first) {
+            // SQLite stops at the first row it refuses: every conflict of the save is looked up
+            // at once, so that a merge policy resolves them all before the save tries again.
+            let all = try SQLiteConstraintCheck(connection: connection, schema: schema, storeIdentifier: storeIdentifier)
+                .conflicts(of: request)
+            throw StoreError.constraintConflict(all.isEmpty ? first : all)
+        }
+    }
+
+    /// Writes the rows of a save whose versions were checked.
+    private func write(_ request: StoreSaveRequest) throws {
         // SQLite checks unique indexes row by row; the save's final state is what must be unique.
         // Clearing the constrained columns of changed rows first lets values move between rows
         // (even swap) within one save.

@@ -77,6 +77,7 @@ extension SQLiteStore {
                     start += size
                 }
                 try state.connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(end), .integer(rootCode)])
+                try recordBatchHistory(insert.transactionInfo, inserted: ids, state)
                 return StoreBatchResult(objectIDs: ids)
             }
         }
@@ -136,6 +137,11 @@ extension SQLiteStore {
                 } else {
                     rows = try selectedRows(update.selection, in: state, reader: reader)
                 }
+                // The rows as they were, when history keeps an update's old values.
+                var before: [ManagedObjectID: ObjectSnapshot] = [:]
+                if batchUpdatesReadOldValues {
+                    for id in rows { before[id] = try reader.snapshot(for: id) }
+                }
                 for (root, ids) in BatchSQL.byRoot(rows, model: model) {
                     guard let table = schema.tables[root] else { continue }
                     let columns = try keys.map { key -> String in
@@ -160,6 +166,7 @@ extension SQLiteStore {
                                        newValues: constants, connection: state.connection)
                     }
                 }
+                try recordBatchHistory(update.transactionInfo, updated: rows, updatedKeys: { _ in keys }, before: before, state)
                 return StoreBatchResult(objectIDs: rows)
             }
         }
@@ -235,7 +242,16 @@ extension SQLiteStore {
                 }
                 try plan.cascade()
                 try plan.checkDenyRules()
-                try plan.nullify()
+                // The nullified objects as they were, when history keeps an update's old values.
+                var before: [ManagedObjectID: ObjectSnapshot] = [:]
+                let reader = reader(for: state)
+                try plan.nullify { ids in
+                    guard batchUpdatesReadOldValues else { return }
+                    for id in ids { before[id] = try reader.snapshot(for: id) }
+                }
+                // Recorded while the rows are there to give their tombstones.
+                try recordBatchHistory(delete.transactionInfo, updated: plan.nullifiedOrder, updatedKeys: { plan.nullifiedKeys[$0, default: []].sorted() },
+                                       deleted: plan.order, before: before, state)
                 try plan.deleteRows()
                 return StoreBatchResult(objectIDs: plan.order, nullifiedObjectIDs: plan.nullifiedOrder)
             }
@@ -304,6 +320,8 @@ private struct SQLiteDeletePlan {
     private(set) var order: [ManagedObjectID] = []
     /// Remaining objects whose relationships were nullified, in the order found.
     private(set) var nullifiedOrder: [ManagedObjectID] = []
+    /// The relationships nullified in each of them.
+    private(set) var nullifiedKeys: [ManagedObjectID: Set<String>] = [:]
     /// The objects found by the last step, not yet followed.
     private var frontier: [ManagedObjectID] = []
 
@@ -384,17 +402,23 @@ private struct SQLiteDeletePlan {
     /// Clears the foreign keys that point at deleted rows through the inverses of `nullify`
     /// relationships, and raises `Z_OPT` of every remaining row whose relationships lose a
     /// deleted object (as a save of those objects would).
-    mutating func nullify() throws {
+    ///
+    /// `willChange` is called with the objects found first changed by each statement, before it
+    /// runs (what history reads their old values with).
+    mutating func nullify(willChange: ([ManagedObjectID]) throws -> Void = { _ in }) throws {
         var bumped: [String: Set<Int64>] = [:]
         for (entity, keys) in byEntity(order) {
             for relationship in relationships(of: entity, rule: .nullify) {
                 guard let inverseName = relationship.inverseName,
                       let destinationTable = schema.table(for: relationship.destinationEntityName) else { continue }
+                let found = nullifiedOrder.count
                 for link in try links(relationship, of: entity, keys: keys) where !isDeleted(link.destination) {
                     guard let inverse = model.entity(named: link.destination.entityName)?.relationship(named: inverseName),
                           !inverse.isTransient, let key = link.destination.primaryKey else { continue }
                     if bumped[destinationTable.rootEntity, default: []].insert(key).inserted { nullifiedOrder.append(link.destination) }
+                    nullifiedKeys[link.destination, default: []].insert(inverseName)
                 }
+                if nullifiedOrder.count > found { try willChange(Array(nullifiedOrder[found...])) }
                 // A to-one inverse is a foreign key (and an order column) in the destination's row.
                 guard let inverse = model.entity(named: relationship.destinationEntityName)?.relationship(named: inverseName),
                       !inverse.isToMany, !inverse.isTransient, let column = destinationTable.toOneColumns[inverseName] else { continue }
