@@ -36,16 +36,23 @@ public final class BackgroundContext: Sendable {
         queue.setSpecific(key: queueKey, value: 1)
     }
 
-    /// Runs `body` on the context's queue and returns its result.
+    /// Runs `body` on the context's queue and returns its result. The block is one user event,
+    /// as Core Data's `perform(_:)`: when it ends (returning or throwing), the context processes
+    /// its pending changes, posting ``ManagedObjectContext/objectsDidChangeNotification`` for what
+    /// it changed.
     public func perform<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { [box] in
-                continuation.resume(with: Result { try body(box.context) })
+                let result = Result { try body(box.context) }
+                box.context.processPendingChanges()
+                continuation.resume(with: result)
             }
         }
     }
 
     /// Runs `body` on the context's queue, blocking until it returns (inline when already on it).
+    /// As Core Data's `performAndWait(_:)`, it may be nested and does not process pending changes
+    /// at the end.
     public func performAndWait<T: Sendable>(_ body: @Sendable (ManagedObjectContext) throws -> T) rethrows -> T {
         if DispatchQueue.getSpecific(key: queueKey) != nil { return try body(box.context) }
         return try queue.sync { try body(box.context) }

@@ -7,6 +7,10 @@
 final class FetchedObjectMaker: SnapshotReceiver {
     private let context: ManagedObjectContext
     private let loadingValues: Bool
+    /// Whether loaded objects take the values read (``FetchRequest/shouldRefreshRefetchedObjects``).
+    private let refreshing: Bool
+    /// The loaded objects to refresh with the snapshots read, once the store is done.
+    private var refetched: [(object: ManagedObject, snapshot: ObjectSnapshot)] = []
     /// The fetched objects, in order.
     private(set) var objects: [ManagedObject] = []
     /// The objects filled here whose class may wake them.
@@ -14,10 +18,12 @@ final class FetchedObjectMaker: SnapshotReceiver {
     /// How many snapshots the store expects, until the first ones come.
     private var expected = 0
 
-    /// A maker of `context`'s objects, filling them when `loadingValues`.
-    init(context: ManagedObjectContext, loadingValues: Bool) {
+    /// A maker of `context`'s objects, filling them when `loadingValues`, and refreshing those
+    /// already loaded when `refreshing`.
+    init(context: ManagedObjectContext, loadingValues: Bool, refreshing: Bool = false) {
         self.context = context
         self.loadingValues = loadingValues
+        self.refreshing = refreshing && loadingValues
     }
 
     func expect(_ count: Int) {
@@ -52,6 +58,8 @@ final class FetchedObjectMaker: SnapshotReceiver {
                 let nextSharesToOnes = Self.lastSharesToOnes(of: snapshots, with: snapshot)
                 try object.loadValues(consume snapshot, in: context, resolvingToOnesWith: &toOnes, nextSharesThem: nextSharesToOnes)
                 if type(of: object) != ManagedObject.self { filled.append(object) }
+            } else if refreshing, ManagedObjectContext.isRefreshable(object) {
+                refetched.append((object, snapshot))
             }
             made.append(consume object)
         }
@@ -63,6 +71,14 @@ final class FetchedObjectMaker: SnapshotReceiver {
     /// destinations `snapshot` has; read in place, without copying the snapshot.
     private static func lastSharesToOnes(of snapshots: [ObjectSnapshot], with snapshot: borrowing ObjectSnapshot) -> Bool {
         snapshots.withLast { $0.toOne.sharesEntries(with: snapshot.toOne) } ?? false
+    }
+
+    /// Refreshes the loaded objects the fetch read again with the values read (app code runs:
+    /// call once the store is done).
+    func refreshRefetchedObjects() throws {
+        let pending = refetched
+        refetched = []
+        for (object, snapshot) in pending { try context.refresh(object, with: snapshot) }
     }
 
     /// Calls ``ManagedObject/awakeFromFetch()`` on the objects filled here, once each.

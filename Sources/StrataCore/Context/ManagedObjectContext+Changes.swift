@@ -45,6 +45,20 @@ extension ManagedObjectContext {
         }
     }
 
+    /// Whether a fetch with ``FetchRequest/shouldRefreshRefetchedObjects`` refreshes `object`:
+    /// one loaded, with no unsaved change, not deleted.
+    static func isRefreshable(_ object: ManagedObject) -> Bool {
+        !object.isFault && !object.isInvalidated && !object.isDeletedInStore && object.pendingChange == .none
+    }
+
+    /// Gives a loaded, unchanged object the stored state `snapshot` a fetch read
+    /// (``FetchRequest/shouldRefreshRefetchedObjects``).
+    func refresh(_ object: ManagedObject, with snapshot: consuming ObjectSnapshot) throws {
+        guard Self.isRefreshable(object) else { return }
+        object.turnIntoFault()
+        try object.load(snapshot, in: self)
+    }
+
     /// Refreshes every registered object as ``refresh(_:mergeChanges:)`` does with `true` (Core
     /// Data's `refreshAllObjects()`): unchanged objects become faults, changed ones reload their
     /// saved state with their unsaved changes kept on top, inserted and deleted ones stay as they

@@ -8,7 +8,18 @@ extension ManagedObjectContext {
     public func delete(_ object: ManagedObject) throws {
         checkQueue()
         guard object.managedObjectContext === self else { throw ObjectError.wrongContext(object.objectID) }
-        // An object whose row a merge reported deleted has nothing left to delete.
+        // Deleting an object already deleted calls its hook again, as Core Data does, and does
+        // nothing else; an object whose row a merge reported deleted has nothing left to delete.
+        if object.pendingChange == .deleted || object.isDeletedInStore {
+            if !object.isInvalidated { object.prepareForDeletion() }
+            return
+        }
+        try deleteApplyingRules(object)
+    }
+
+    /// Deletes `object` (not yet deleted) and applies its delete rules; a rule that leads back to
+    /// an object already deleted stops there, with no second hook call.
+    private func deleteApplyingRules(_ object: ManagedObject) throws {
         guard object.pendingChange != .deleted, !object.isDeletedInStore, !object.isInvalidated else { return }
         try object.fulfillFault()
         let listedBefore = object.pendingChange
@@ -47,7 +58,7 @@ extension ManagedObjectContext {
             case .cascade:
                 // The destinations' faults are filled together, not with a store request each.
                 try fillFaults(destinations)
-                for destination in destinations { try delete(destination) }
+                for destination in destinations { try deleteApplyingRules(destination) }
             case .nullify:
                 if let inverse = object.inverse(of: relationship.name) {
                     try fillFaults(destinations)

@@ -47,13 +47,25 @@ extension ManagedObjectContext {
         if try storeAnswersWhole(request) {
             // The store's snapshots become objects as the store reads them, without rows to
             // merge; each snapshot is moved into its object, not copied.
-            let maker = FetchedObjectMaker(context: self, loadingValues: request.includesPropertyValues)
+            let maker = FetchedObjectMaker(context: self, loadingValues: request.includesPropertyValues,
+                                           refreshing: request.shouldRefreshRefetchedObjects)
             defer { maker.awakeLoadedObjects() }
             try readingCoordinator.fetchSnapshots(request, into: maker)
+            try maker.refreshRefetchedObjects()
             objects = maker.objects
         } else {
             let rows = try matchingRows(request)
-            objects = try rows.map { try registeredObject(for: $0, loadingValues: request.includesPropertyValues) }
+            let refreshing = request.shouldRefreshRefetchedObjects && request.includesPropertyValues
+            objects = try rows.map { row in
+                if refreshing, case .snapshot(let snapshot) = row {
+                    let object = try object(with: snapshot.objectID)
+                    if Self.isRefreshable(object) {
+                        try refresh(object, with: snapshot)
+                        return object
+                    }
+                }
+                return try registeredObject(for: row, loadingValues: request.includesPropertyValues)
+            }
         }
         try prefetch(request.relationshipKeyPathsForPrefetching, for: objects)
         return objects

@@ -55,7 +55,9 @@ public final class PersistentStoreCoordinator: Sendable {
     /// store (``StoreError/incompatibleModel(file:entities:)``) when they do not mention it.
     ///
     /// - Throws: ``StoreError`` when the type is unknown, the configuration is not in the model,
-    ///   the same store is loaded already, or the store cannot be opened; ``MigrationError`` when
+    ///   the same store is loaded already, the file is of another store type
+    ///   (``StoreError/storeTypeMismatch(file:expected:found:)``, and no store is added), or the
+    ///   store cannot be opened; ``MigrationError`` when
     ///   the store needs a migration that is off or cannot be made.
     @discardableResult
     public func addPersistentStore(
@@ -67,6 +69,7 @@ public final class PersistentStoreCoordinator: Sendable {
             throw StoreError.unknownConfiguration(configuration)
         }
         if let url, persistentStore(for: url) != nil { throw StoreError.storeAlreadyLoaded(url.path) }
+        if let url { try checkFileType(type, at: url) }
         if let url { try migrateIfNeeded(type: type, at: url, options: options) }
         let description = StoreDescription(type: type, url: url, configurationName: configuration,
                                            model: managedObjectModel, options: options)
@@ -74,6 +77,16 @@ public final class PersistentStoreCoordinator: Sendable {
         try addPersistentStore(store)
         monitorRemoteChanges(of: store, description)
         return store
+    }
+
+    /// Refuses a file of one built-in type (told by ``StoreType/detect(at:)``) opened as another
+    /// built-in type, before anything reads or writes it. Store types of one's own, files with no
+    /// known content and files not yet there are left to the store.
+    private func checkFileType(_ type: StoreType, at url: URL) throws {
+        let fileTypes: Set<StoreType> = [.sqlite, .xml, .binary]
+        guard fileTypes.contains(type), FileManager.default.fileExists(atPath: url.path),
+              let found = try StoreType.detect(at: url), found != type else { return }
+        throw StoreError.storeTypeMismatch(file: url.path, expected: type.rawValue, found: found.rawValue)
     }
 
     /// Adds a store made elsewhere (for example, one of a type of your own).

@@ -96,7 +96,11 @@ extension ManagedObject {
         return attributeValues[key]
     }
 
-    /// Sets the stored form of an attribute, checked against its type.
+    /// Sets the stored form of an attribute, checked against its type, without tracking the
+    /// change (Core Data's `setPrimitiveValue(_:forKey:)`): the object does not become updated,
+    /// the key does not appear in ``changedValues()`` of an unchanged object, and no undo step is
+    /// recorded. The value is saved only with a tracked change of the same object; an unchanged
+    /// object that turns into a fault drops it.
     public func setPrimitiveValue(_ value: AttributeValue?, forKey key: String) throws {
         guard case .attribute(let attribute) = try propertyDescription(forKey: key) else {
             throw ObjectError.wrongValueType(entity: entity.name, key: key, expected: nil, found: "a relationship")
@@ -107,10 +111,8 @@ extension ManagedObject {
         try fulfillFault()
         try checkMutable()
         guard attributeValues[key] != value else { return }
-        contextLink?.undoRecorder?.attributeWillChange(self, key, from: attributeValues[key])
         keepCommittedAttributes()
         attributeValues[key] = value
-        markChanged()
     }
 
     // MARK: Helpers

@@ -65,6 +65,7 @@ extension ManagedObject {
 
     /// Drops the loaded values; the next access loads them again.
     func turnIntoFault() {
+        if !isFault { willTurnIntoFault() }
         attributeValues = AttributeValues()
         toOneValues = ToOneDestinations()
         relationshipState = nil
@@ -140,9 +141,11 @@ extension ManagedObject {
     }
 
     /// The properties whose values differ from the last saved state, with their new values
-    /// (nil for a value that was cleared). An inserted object reports every value it has.
+    /// (nil for a value that was cleared). An inserted object reports every value it has; an
+    /// object with no tracked change (values set only by ``setPrimitiveValue(_:forKey:)``, which
+    /// is not tracked) reports none.
     public func changedValues() -> [String: Any?] {
-        guard !isFault else { return [:] }
+        guard !isFault, pendingChange != .none else { return [:] }
         let now = currentSnapshot(version: 0)
         let before = committedSnapshot ?? ObjectSnapshot(objectID: objectID)
         var changes: [String: Any?] = [:]

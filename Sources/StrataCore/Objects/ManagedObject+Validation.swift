@@ -1,9 +1,10 @@
 import Foundation
 
 extension ManagedObject {
-    /// The model's rules for `key`, as a thrown ``ValidationError``.
-    func validateAgainstModel(forKey key: String) throws {
-        let failures = try modelFailures(forKey: key)
+    /// The model's rules for `key`, applied to `value` (not the object's current value), as a
+    /// thrown ``ValidationError``. The object is not changed.
+    func validateAgainstModel(_ value: Any?, forKey key: String) throws {
+        let failures = try modelFailures(value, forKey: key)
         if !failures.isEmpty { throw ValidationError(failures: failures) }
     }
 
@@ -46,17 +47,19 @@ extension ManagedObject {
         ValidationFailure(objectID: objectID, entityName: entity.name, key: key, reason: reason)
     }
 
-    /// The model's rules for one key, applied to the current value.
-    private func modelFailures(forKey key: String) throws -> [ValidationFailure] {
+    /// The model's rules for one key, applied to `value`: an attribute's value in any form
+    /// `setValue(_:forKey:)` takes, a to-one's destination, or a to-many's collection of destinations.
+    private func modelFailures(_ value: Any?, forKey key: String) throws -> [ValidationFailure] {
         switch try propertyDescription(forKey: key) {
         case .attribute(let attribute):
-            guard let value = attributeValues[key] else {
+            let stored = try value.flatMap { try AttributeValue.make(from: $0, for: attribute, entity: entity.name) }
+            guard let stored else {
                 return attribute.isOptional ? [] : [failure(key, .missingMandatoryProperty)]
             }
-            return attributeFailures(value, attribute)
+            return attributeFailures(stored, attribute)
         case .relationship(let relationship):
             if relationship.isToMany {
-                let count = try loadedToMany(key).count
+                let count = value.flatMap { KeyPathEvaluator.elements(of: $0)?.count } ?? 0
                 var failures: [ValidationFailure] = []
                 if count < relationship.minCount, !(relationship.isOptional && count == 0) {
                     failures.append(failure(key, .tooFewObjects(minimum: relationship.minCount, count: count)))
@@ -66,7 +69,7 @@ extension ManagedObject {
                 }
                 return failures
             }
-            return toOneValues[key] == nil && !relationship.isOptional ? [failure(key, .missingMandatoryProperty)] : []
+            return value == nil && !relationship.isOptional ? [failure(key, .missingMandatoryProperty)] : []
         case .fetchedProperty:
             return []
         }

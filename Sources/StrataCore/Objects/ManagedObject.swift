@@ -144,6 +144,12 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     }
 
     deinit {
+        // A loaded object of a subclass that goes while its context lives turns into a fault
+        // first, as Core Data's objects do when they are released.
+        if !isFault, type(of: self) != ManagedObject.self, isRegistered, contextLink?.isEnded == false {
+            willTurnIntoFault()
+            didTurnIntoFault()
+        }
         // The context holds its objects unretained: a registered object lists itself with it as
         // it goes (the registry's rules are in ObjectRegistry.swift).
         listAsFreed()
@@ -189,18 +195,25 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     open func willSave() {}
     /// Called after the object's changes were saved, a saved delete included (as in Core Data).
     open func didSave() {}
-    /// Called when the object is deleted, before delete rules apply.
+    /// Called on every ``ManagedObjectContext/delete(_:)`` of the object, before its delete rules
+    /// apply (and again, with nothing else done, when an object already deleted is deleted again).
     open func prepareForDeletion() {}
-    /// Called after the object turned back into a fault.
+    /// Called before the object turns into a fault, its values still loaded: by
+    /// `refresh(_:mergeChanges:)`, by a merge that reloads it, and when a loaded object that
+    /// nothing else holds is freed while its context lives (then the object is going: the hook
+    /// must not keep it, change it or hand it on).
+    open func willTurnIntoFault() {}
+    /// Called after the object turned into a fault (the same occasions as ``willTurnIntoFault()``).
     open func didTurnIntoFault() {}
 
     // MARK: Validation (the model's rules are in ManagedObject+Validation.swift)
 
-    /// Checks one property's value against the model's rules: required, range, length,
-    /// regular expression, relationship counts. Override to add rules of your own, call
-    /// `super`, and throw a ``ValidationError``.
+    /// Checks `value` as a value of the property `key` against the model's rules: required,
+    /// range, length, regular expression, relationship counts. The value given is checked, not
+    /// the object's current one, and the object is not changed (so a value can be checked before
+    /// it is set). Override to add rules of your own, call `super`, and throw a ``ValidationError``.
     open func validateValue(_ value: Any?, forKey key: String) throws {
-        try validateAgainstModel(forKey: key)
+        try validateAgainstModel(value, forKey: key)
     }
 
     /// Checks every property before an insert is saved.

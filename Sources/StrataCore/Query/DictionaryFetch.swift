@@ -55,12 +55,10 @@ struct DictionaryFetch {
             throw ObjectError.unknownEntity(request.entityName)
         }
         entityName = entity.name
+        // As Core Data: with no properties asked for, every stored attribute and no relationship.
         let properties = request.propertiesToFetch ?? entity.properties.compactMap { property -> FetchProperty? in
-            switch property {
-            case .attribute(let attribute) where !attribute.isTransient: .keyPath(attribute.name)
-            case .relationship(let relationship) where !relationship.isToMany && !relationship.isTransient: .keyPath(relationship.name)
-            default: nil
-            }
+            if case .attribute(let attribute) = property, !attribute.isTransient { return .keyPath(attribute.name) }
+            return nil
         }
         var names = Set<String>()
         var columns: [Column] = []

@@ -52,8 +52,8 @@ public struct FetchRequest: Sendable, Hashable {
     public var affectedStoreIdentifiers: [String]?
     /// What ``ManagedObjectContext/execute(_:)`` returns.
     public var resultType: FetchRequestResultType
-    /// The properties and expressions of a dictionary result; nil fetches every attribute and
-    /// to-one relationship of the entity.
+    /// The properties and expressions of a dictionary result; nil fetches every stored attribute
+    /// of the entity and no relationship (as Core Data: a relationship appears only when asked for).
     public var propertiesToFetch: [FetchProperty]?
     /// The properties dictionary results are grouped by; aggregates then apply per group.
     public var propertiesToGroupBy: [FetchProperty]?
@@ -64,6 +64,10 @@ public struct FetchRequest: Sendable, Hashable {
     /// Relationship key paths (`"whereIWork"`, `"country.continent"`, `"employees"`) whose
     /// destinations are loaded with the fetch, so touching them does not go back to the store.
     public var relationshipKeyPathsForPrefetching: [String]
+    /// Whether objects the context has loaded already take the values the fetch read (default:
+    /// no, they keep the values they have, as in Core Data). Objects with unsaved changes,
+    /// inserted or deleted, are left as they are, their changes unlost.
+    public var shouldRefreshRefetchedObjects: Bool
 
     /// Creates a request for every object of `entityName`.
     public init(
@@ -90,6 +94,7 @@ public struct FetchRequest: Sendable, Hashable {
         self.havingPredicate = nil
         self.returnsDistinctResults = false
         self.relationshipKeyPathsForPrefetching = []
+        self.shouldRefreshRefetchedObjects = false
     }
 
     /// Restricts the request to `stores` (Core Data's `affectedStores`); nil searches every store.

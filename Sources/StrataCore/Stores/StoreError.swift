@@ -28,6 +28,9 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A save would give two objects the same values of a uniqueness constraint, and the
     /// context's ``ManagedObjectContext/mergePolicy`` did not resolve it.
     case constraintConflict([ConstraintConflict])
+    /// The file is a store of another type than the one asked for (for example an XML store
+    /// added as SQLite); nothing was read from or written to it.
+    case storeTypeMismatch(file: String, expected: String, found: String)
     /// The store was opened with ``StoreOption/readOnly``, and something asked it to write.
     case readOnlyStore(file: String)
     /// A name in the model that the store cannot use as a table, column or index name (the SQLite
@@ -58,6 +61,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .unusableName(file, name):
             "\(file): the model's name '\(name)' cannot name a table, column or index (letters, digits and underscores only, not starting with a digit)"
         case .invalidStoredValue(let problem): problem.description
+        case let .storeTypeMismatch(file, expected, found):
+            "\(file): the file is a \(found) store, not a \(expected) store as asked"
         case .readOnlyStore(let file): "\(file.isEmpty ? "the store" : file): opened read-only; nothing is written to it"
         case let .incompatibleModel(file, entities):
             "\(file): the model does not match the store, written with another model version (entities \(entities.joined(separator: ", ")) differ)"
