@@ -77,6 +77,8 @@ extension SQLiteStore {
                     start += size
                 }
                 try state.connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(end), .integer(rootCode)])
+                try SQLiteDerivedColumnWriter(connection: state.connection, schema: schema)
+                    .update(touchedEntities: [entity.name], saved: [entity.name: ids.compactMap(\.primaryKey)])
                 return StoreBatchResult(objectIDs: ids)
             }
         }
@@ -160,6 +162,9 @@ extension SQLiteStore {
                                        newValues: constants, connection: state.connection)
                     }
                 }
+                var saved: [String: [Int64]] = [:]
+                for id in rows { if let key = id.primaryKey { saved[id.entityName, default: []].append(key) } }
+                try SQLiteDerivedColumnWriter(connection: state.connection, schema: schema).update(touchedEntities: Set(saved.keys), saved: saved)
                 return StoreBatchResult(objectIDs: rows)
             }
         }
@@ -237,6 +242,8 @@ extension SQLiteStore {
                 try plan.checkDenyRules()
                 try plan.nullify()
                 try plan.deleteRows()
+                try SQLiteDerivedColumnWriter(connection: state.connection, schema: schema)
+                    .update(touchedEntities: Set(plan.order.map(\.entityName) + plan.nullifiedOrder.map(\.entityName)), saved: [:])
                 return StoreBatchResult(objectIDs: plan.order, nullifiedObjectIDs: plan.nullifiedOrder)
             }
         }
