@@ -21,7 +21,7 @@ import Foundation
 /// allowed, with an error naming it. StrataCore finds this type by name when the module is
 /// linked (`LinkedModules`): a transformable attribute with no transformer name, or Core
 /// Data's `NSSecureUnarchiveFromData` or `NSKeyedUnarchiveFromData`, uses it.
-public struct KeyedArchiveValueTransformer: BuiltInValueTransformer {
+public struct KeyedArchiveValueTransformer: AttributeValueTransformer {
     /// Makes the transformer.
     public init() {}
 
@@ -107,7 +107,8 @@ public struct KeyedArchiveValueTransformer: BuiltInValueTransformer {
         case .dictionary(let object):
             let classes = try archive.classes(of: object)
             func children(_ key: String) throws -> [Any] {
-                try archive.elements(key, in: object).map { try unarchive($0, from: archive, depth: depth + 1) }
+                guard let items = object[key]?.array else { throw ArchiveError(description: "an archived \(classes[0]) has no \(key)") }
+                return try items.map { try unarchive($0, from: archive, depth: depth + 1) }
             }
             switch classes[0] {
             case "NSString", "NSMutableString":
@@ -160,3 +161,8 @@ public struct KeyedArchiveValueTransformer: BuiltInValueTransformer {
         }
     }
 }
+
+// StrataCore finds this conformance by the type's module and name (`LinkedModules`): a new
+// name must be written there too.
+@_spi(StoreImplementation)
+extension KeyedArchiveValueTransformer: BuiltInValueTransformer {}
