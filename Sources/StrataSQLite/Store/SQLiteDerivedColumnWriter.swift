@@ -15,7 +15,8 @@ import Foundation
 ///
 /// Only the rows whose value changes are written (`… IS NOT …`), and `Z_OPT` is left as it is,
 /// as Core Data's triggers leave it. A save that touches none of the tables a derivation
-/// reads costs nothing for it.
+/// reads costs nothing for it; a derivation from the row's own columns is computed on the rows
+/// written only; one through a relationship is checked on every row of its entity.
 struct SQLiteDerivedColumnWriter {
     let connection: SQLiteConnection
     let schema: SQLiteSchema
@@ -53,6 +54,15 @@ struct SQLiteDerivedColumnWriter {
                 }
                 if let touchedEntities, !reads(item, of: entity, touched: touchedEntities) { continue }
                 guard let value = expression(item, of: entity, table: table) else { continue }
+                if touchedEntities != nil, item.derivation.relationshipPath.isEmpty {
+                    // A value from the row's own columns changes only in the rows written.
+                    let keys = saved.filter { schema.model.entity($0.key, isKindOf: entityName) }.flatMap(\.value).sorted()
+                    for list in BatchSQL.inLists(keys) {
+                        try connection.run("UPDATE \(table.name) SET \(column) = \(value) WHERE Z_PK IN (\(list.marks)) AND \(column) IS NOT \(value)",
+                                           list.values)
+                    }
+                    continue
+                }
                 let condition = schema.entityCondition(codes, in: table)
                 let filter = condition.sql.isEmpty ? " WHERE " : condition.sql + " AND "
                 try connection.run("UPDATE \(table.name) SET \(column) = \(value)\(filter)\(column) IS NOT \(value)", condition.values)
