@@ -67,9 +67,17 @@ struct KeyedArchiveValueTransformerTests {
         // The cover Core Data archived in CoreDataPlus's store: an app class.
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("AppleStoreTests/Fixtures/alemar11__CoreDataPlus/Tests/Resources/SampleModel2/Fixtures/SampleModel2_V2.sqlite")
+        // Read from a copy: sqlite3 would fold the fixture's write-ahead log into it on closing.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyed-archive-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("store.sqlite")
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: fixture.path + suffix) {
+            try FileManager.default.copyItem(atPath: fixture.path + suffix, toPath: copy.path + suffix)
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", fixture.path, "SELECT hex(ZFRONTCOVER) FROM ZBOOK WHERE ZFRONTCOVER IS NOT NULL LIMIT 1"]
+        process.arguments = ["sqlite3", copy.path, "SELECT hex(ZFRONTCOVER) FROM ZBOOK WHERE ZFRONTCOVER IS NOT NULL LIMIT 1"]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
