@@ -24,6 +24,7 @@ extension ExampleStoreContents {
         for deletion in request.deleted {
             objects[deletion.objectID] = nil
         }
+        DerivedValues.update(&objects, after: request, model: model)
         try checkUniqueness(of: request.inserted + request.updated, model: model)
     }
 

@@ -105,7 +105,10 @@ extension ManagedObjectContext {
         }
         changeLists.forgetAll()
         pendingChanges = ContextChanges()
-        if parent == nil { advanceQueryGeneration() }
+        if parent == nil {
+            advanceQueryGeneration()
+            refaultDerivedObjects(saved: inserted, updated)
+        }
         if callsDidSave {
             for list in [inserted, updated, deleted] {
                 for object in list { object.didSave() }

@@ -187,6 +187,9 @@ extension PersistentStoreCoordinator {
         defer {
             rowCache.remove(request.updated.lazy.map(\.objectID))
             rowCache.remove(request.deleted.lazy.map(\.objectID))
+            // A derived attribute read through a relationship can change in rows the save did
+            // not touch (a book's copy of its author's name), without a new version.
+            if managedObjectModel.hasDerivationsThroughRelationships { rowCache.removeAll() }
         }
         // Every object in one loaded store (the usual case): the whole request is its part, with
         // no store looked up per object and no snapshot copied into a part.

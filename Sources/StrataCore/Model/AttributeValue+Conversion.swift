@@ -26,6 +26,14 @@ extension AttributeValue {
                 throw ObjectError.transformationFailed(entity: entity, key: key, reason: "\(error)")
             }
         }
+        // No name: Core Data's default, a keyed archive of a Foundation value.
+        if let transformer = ValueTransformerRegistry.defaultTransformer {
+            do {
+                return .binary(try transformer.transformedValue(value))
+            } catch {
+                throw ObjectError.transformationFailed(entity: entity, key: key, reason: "\(error)")
+            }
+        }
         guard let data = value as? Data else {
             throw ObjectError.wrongValueType(entity: entity, key: key, expected: .transformable, found: "\(type(of: value))")
         }
@@ -128,9 +136,17 @@ extension AttributeValue {
     public func swiftValue(for attribute: AttributeDescription, entity: String) throws -> Any {
         switch (attribute.type, self) {
         case (.transformable, .binary(let data)):
-            guard let name = attribute.valueTransformerName else { return data }
-            guard let transformer = ValueTransformerRegistry.transformer(named: name) else {
-                throw ObjectError.unknownValueTransformer(entity: entity, key: attribute.name, name: name)
+            let transformer: any AttributeValueTransformer
+            if let name = attribute.valueTransformerName {
+                guard let named = ValueTransformerRegistry.transformer(named: name) else {
+                    throw ObjectError.unknownValueTransformer(entity: entity, key: attribute.name, name: name)
+                }
+                transformer = named
+            } else {
+                // No name: a keyed archive is unarchived; other bytes (written before Strata
+                // archived, or by a batch insert given bytes) are handed out as they are.
+                guard let archive = ValueTransformerRegistry.defaultTransformer, data.starts(with: Array("bplist00".utf8)) else { return data }
+                transformer = archive
             }
             do {
                 return try transformer.reverseTransformedValue(data)

@@ -58,8 +58,25 @@ public enum ValueTransformerRegistry {
         table.withLock { $0[name] = transformer }
     }
 
-    /// The transformer registered under `name`.
+    /// The transformer registered under `name`; for Core Data's own names
+    /// (``secureUnarchiveFromDataName``, ``keyedUnarchiveFromDataName``) not registered by the
+    /// app, the keyed-archive transformer of `StrataModelFiles` when it is linked.
     public static func transformer(named name: String) -> (any AttributeValueTransformer)? {
-        table.withLock { $0[name] }
+        if let registered = table.withLock({ $0[name] }) { return registered }
+        return name == secureUnarchiveFromDataName || name == keyedUnarchiveFromDataName ? keyedArchive : nil
     }
+
+    /// Core Data's `NSSecureUnarchiveFromDataTransformerName`: the transformer of a transformable
+    /// attribute that names none.
+    public static let secureUnarchiveFromDataName = "NSSecureUnarchiveFromData"
+    /// Core Data's `NSKeyedUnarchiveFromDataTransformerName`, read as the secure one.
+    public static let keyedUnarchiveFromDataName = "NSKeyedUnarchiveFromData"
+
+    /// The keyed-archive transformer, when `StrataModelFiles` is linked (`import Strata`).
+    private static let keyedArchive = LinkedModules.keyedArchiveTransformer()
+
+    /// The transformer of a transformable attribute that names none: the one registered under
+    /// ``secureUnarchiveFromDataName``, or the keyed-archive one; nil when neither is there
+    /// (the value is then the bytes as they are).
+    static var defaultTransformer: (any AttributeValueTransformer)? { transformer(named: secureUnarchiveFromDataName) }
 }

@@ -31,6 +31,8 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     /// The entities whose objects may close a cycle of strong references between objects: what
     /// a context cuts loose when it goes or is reset (see ``ReferenceCycles``).
     let entitiesOnReferenceCycles: Set<String>
+    /// The derived attributes of each entity that has any (inherited ones included), parsed.
+    public let derivedAttributesByEntity: [String: [DerivedAttribute]]
 
     /// Creates a model from entity descriptions, checking the whole graph.
     ///
@@ -57,6 +59,27 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
         self.versionIdentifiers = versionIdentifiers
         self.entityVersionHashesByName = resolved.byName.mapValues(\.versionHash)
         self.entitiesOnReferenceCycles = ReferenceCycles.entities(in: resolved.byName)
+        self.derivedAttributesByEntity = try Self.derivedAttributes(of: resolved.ordered, byName: resolved.byName)
+    }
+
+    /// Parses every derived attribute's derivation, or throws
+    /// ``ModelError/unsupportedDerivation(entity:attribute:expression:reason:)`` naming the first
+    /// one Strata cannot compute.
+    private static func derivedAttributes(of entities: [EntityDescription],
+                                          byName: [String: EntityDescription]) throws -> [String: [DerivedAttribute]] {
+        var result: [String: [DerivedAttribute]] = [:]
+        for entity in entities {
+            for attribute in entity.attributes {
+                guard let text = attribute.derivationExpression else { continue }
+                switch Derivation.parse(text, attribute: attribute, entity: entity, entities: byName) {
+                case .success(let derivation):
+                    result[entity.name, default: []].append(DerivedAttribute(entityName: entity.name, attribute: attribute, derivation: derivation))
+                case .failure(let problem):
+                    throw ModelError.unsupportedDerivation(entity: entity.name, attribute: attribute.name, expression: text, reason: problem)
+                }
+            }
+        }
+        return result
     }
 
     /// Creates a model with the builder DSL.

@@ -24,6 +24,8 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownConfigurationEntity(configuration: String, entity: String)
     /// A relationship's counts are negative or the minimum exceeds the maximum.
     case invalidCount(entity: String, relationship: String)
+    /// A derived attribute's derivation expression is one Strata cannot compute.
+    case unsupportedDerivation(entity: String, attribute: String, expression: String, reason: DerivationProblem)
 
     /// One line that says what is wrong and where.
     public var description: String {
@@ -52,6 +54,8 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
             "configuration '\(configuration)': entity '\(entity)' is not in the model"
         case let .invalidCount(entity, relationship):
             "entity '\(entity)', relationship '\(relationship)': invalid minimum or maximum count"
+        case let .unsupportedDerivation(entity, attribute, expression, reason):
+            "entity '\(entity)', attribute '\(attribute)': derivation '\(expression)' cannot be computed: \(reason)"
         }
     }
 }

@@ -168,6 +168,7 @@ public final class AtomicStore: PersistentStore {
         for deletion in request.deleted {
             image.objects[deletion.objectID] = nil
         }
+        DerivedValues.update(&image.objects, after: request, model: model)
         try checkUniqueness(of: request.inserted + request.updated, in: image)
     }
 

@@ -28,6 +28,14 @@ import Foundation
     static var compiledModelCoder: CompiledModelCoder { get }
 }
 
+/// The transformer of Core Data's default for transformable attributes (secure unarchiving from
+/// keyed archives), in module `StrataModelFiles` with the rest of the keyed-archive code, found
+/// by name as a ``BuiltInStoreFamily`` is.
+@_spi(StoreImplementation) public protocol BuiltInValueTransformer: AttributeValueTransformer {
+    /// Makes the transformer.
+    init()
+}
+
 /// The modules that ship with Strata and extend StrataCore when they are linked into the
 /// process, found by the names of the types through which they do it.
 ///
@@ -58,6 +66,14 @@ enum LinkedModules {
 
     /// The type that gives the compiled model coder.
     static let compiledModelCodingName = TypeName(module: "StrataModelFiles", name: "CompiledModel", kind: "O")
+
+    /// The type of the keyed-archive value transformer.
+    static let keyedArchiveTransformerName = TypeName(module: "StrataModelFiles", name: "KeyedArchiveValueTransformer", kind: "V")
+
+    /// The keyed-archive value transformer of the linked `StrataModelFiles`, if it is linked.
+    static func keyedArchiveTransformer() -> (any AttributeValueTransformer)? {
+        (keyedArchiveTransformerName.linkedType as? any BuiltInValueTransformer.Type)?.init()
+    }
 
     /// The linked store families.
     static func storeFamilies() -> [any BuiltInStoreFamily.Type] {

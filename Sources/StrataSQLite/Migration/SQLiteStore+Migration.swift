@@ -11,6 +11,7 @@ extension SQLiteStore: InPlaceMigratingStoreFamily {
             let connection = try SQLiteConnection(path: url.path, mode: .readWrite(create: false))
             try SQLQueryFunctions.register(on: connection)
             try CoreDataTriggerFunctions.register(on: connection)
+            try SQLiteDerivationFunctions.register(on: connection)
             try connection.transaction {
                 try SQLiteInPlaceMigration(connection: connection, mapping: mapping, file: url.path).run(progress: progress)
             }

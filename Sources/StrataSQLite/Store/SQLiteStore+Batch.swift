@@ -78,6 +78,8 @@ extension SQLiteStore {
                 }
                 try state.connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(end), .integer(rootCode)])
                 try recordBatchHistory(insert.transactionInfo, inserted: ids, state)
+                try SQLiteDerivedColumnWriter(connection: state.connection, schema: schema)
+                    .update(touchedEntities: [entity.name], saved: [entity.name: ids.compactMap(\.primaryKey)])
                 return StoreBatchResult(objectIDs: ids)
             }
         }
@@ -167,6 +169,9 @@ extension SQLiteStore {
                     }
                 }
                 try recordBatchHistory(update.transactionInfo, updated: rows, updatedKeys: { _ in keys }, before: before, state)
+                var saved: [String: [Int64]] = [:]
+                for id in rows { if let key = id.primaryKey { saved[id.entityName, default: []].append(key) } }
+                try SQLiteDerivedColumnWriter(connection: state.connection, schema: schema).update(touchedEntities: Set(saved.keys), saved: saved)
                 return StoreBatchResult(objectIDs: rows)
             }
         }
@@ -253,6 +258,8 @@ extension SQLiteStore {
                 try recordBatchHistory(delete.transactionInfo, updated: plan.nullifiedOrder, updatedKeys: { plan.nullifiedKeys[$0, default: []].sorted() },
                                        deleted: plan.order, before: before, state)
                 try plan.deleteRows()
+                try SQLiteDerivedColumnWriter(connection: state.connection, schema: schema)
+                    .update(touchedEntities: Set(plan.order.map(\.entityName) + plan.nullifiedOrder.map(\.entityName)), saved: [:])
                 return StoreBatchResult(objectIDs: plan.order, nullifiedObjectIDs: plan.nullifiedOrder)
             }
         }

@@ -83,6 +83,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             let connection = try SQLiteConnection(path: path, mode: Self.accessMode(for: description, path: path))
             try SQLQueryFunctions.register(on: connection)
             try CoreDataTriggerFunctions.register(on: connection)
+            try SQLiteDerivationFunctions.register(on: connection)
             let opened = try Self.openOrCreate(connection, description: description, file: path)
             var image = StoreImage(identifier: opened.identifier, metadata: opened.metadata)
             image.stampMetadata(type: .sqlite, model: description.model)
@@ -288,6 +289,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 try recordHistory(request, state)
                 try writer.apply(request)
                 try SQLiteEntityColumnWriter(connection: state.connection, schema: schema).update(after: request)
+                try SQLiteDerivedColumnWriter(connection: state.connection, schema: schema).update(after: request)
                 try state.connection.run("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1",
                                          [.blob(try MetadataPropertyList.encode(state.metadata))])
                 try Self.writePendingModelCache(state)
@@ -312,6 +314,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             try state.connection.transaction {
                 try writer.replaceAll(with: image)
                 try SQLiteEntityColumnWriter(connection: state.connection, schema: schema).updateAll()
+                try SQLiteDerivedColumnWriter(connection: state.connection, schema: schema).update(touchedEntities: nil, saved: [:])
                 try state.connection.run("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ? WHERE Z_VERSION = 1",
                                          [.text(image.identifier), .blob(try MetadataPropertyList.encode(image.metadata))])
                 try Self.writePendingModelCache(state)
