@@ -37,10 +37,10 @@ struct MigrateCommandTests {
         let before = try scratch.read(store)
         let result = try scratch.succeed("migrate", store, "--model", model, "--dry-run")
         #expect(result.stdout.contains("version V1; migrating to V3"))
-        #expect(result.stdout.contains("1. V1 → V2 (inferred)"))
+        #expect(result.stdout.contains("1. V1 → V2: inferred"))
         #expect(result.stdout.contains("entity 'Employee' renamed to 'Employee2'"))
         #expect(result.stdout.contains("Student: property 'height' added"))
-        #expect(result.stdout.contains("2. V2 → V3 (inferred)"))
+        #expect(result.stdout.contains("2. V2 → V3: inferred"))
         #expect(result.stdout.contains("Employee2: property 'name' renamed to 'fullName'"))
         #expect(try scratch.read(store) == before)
     }

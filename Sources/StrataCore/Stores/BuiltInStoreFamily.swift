@@ -59,6 +59,10 @@ enum LinkedModules {
     /// The type that gives the compiled model coder.
     static let compiledModelCodingName = TypeName(module: "StrataModelFiles", name: "CompiledModel", kind: "O")
 
+    /// The type through which `StrataMigration` reads mapping models and model bundles named in
+    /// store options.
+    static let migrationSourcesName = TypeName(module: "StrataMigration", name: "MappingModelProvider", kind: "V")
+
     /// The linked store families.
     static func storeFamilies() -> [any BuiltInStoreFamily.Type] {
         storeFamilyNames.compactMap { $0.linkedType as? any BuiltInStoreFamily.Type }
@@ -67,5 +71,10 @@ enum LinkedModules {
     /// The compiled model coder of the linked `StrataModelFiles`, if it is linked.
     static func compiledModelCoder() -> CompiledModelCoder? {
         (compiledModelCodingName.linkedType as? any BuiltInCompiledModelCoding.Type)?.compiledModelCoder
+    }
+
+    /// The reader of mapping models and model bundles of the linked `StrataMigration`, if it is linked.
+    static func migrationSources() -> (any BuiltInMigrationSources.Type)? {
+        migrationSourcesName.linkedType as? any BuiltInMigrationSources.Type
     }
 }
