@@ -92,4 +92,19 @@ struct MappingModelProviderTests {
             try MappingModelProvider(contentsOf: [URL(fileURLWithPath: "/no/such/Migrations")])
         }
     }
+
+    @Test("An .xcmappingmodel whose model copies cannot be read fits the step whose versions it records by name")
+    func byRecordedNames() throws {
+        let folder = MoodyMigrationTests.folder
+        var mapping = try MappingModel.load(at: MappingFixtures.url(folder + "Moody 2-Moody 3.xcmappingmodel"))
+        mapping.sourceModelOutline = nil
+        mapping.destinationModelOutline = nil
+        let moody2 = ModelVersion(name: "Moody 2", model: try MoodyMigrationTests.model(2))
+        let moody3 = ModelVersion(name: "Moody 3", model: try MoodyMigrationTests.model(3))
+        let moody4 = ModelVersion(name: "Moody 4", model: try MoodyMigrationTests.model(4))
+        let provider = MappingModelProvider([mapping])
+        #expect(!mapping.matches(source: moody2.model, destination: moody3.model))
+        #expect(try provider.mappedStep(from: moody2, to: moody3)?.name == "Moody 2-Moody 3")
+        #expect(try provider.mappedStep(from: moody3, to: moody4) == nil)
+    }
 }

@@ -69,13 +69,31 @@ public struct MappingModelProvider: MigrationMappingProvider {
         try MappingModel.find(in: mappingModels, source: source, destination: destination)
     }
 
+    /// The version a recorded model path names (`Migrations/Moody.xcdatamodeld/Moody 2.xcdatamodel`
+    /// → `Moody 2`).
+    static func versionName(_ path: String?) -> String? {
+        guard let path, let last = path.split(separator: "/").last else { return nil }
+        return last.hasSuffix(".xcdatamodel") ? String(last.dropLast(".xcdatamodel".count)) : String(last)
+    }
+
     /// The step that migrates with the mapping model from `source` to `destination`, or nil
     /// when none of ``mappingModels`` is it.
     ///
     /// - Throws: ``MappingModelError`` when the mapping model found does not resolve against the
     ///   two versions.
+    ///
+    /// An `.xcmappingmodel` whose copies of its models cannot be read (they are in Xcode's
+    /// private classes) fits a step when the versions it records (`Moody 2.xcdatamodel`) are the
+    /// step's by name.
     public func mappedStep(from source: ModelVersion, to destination: ModelVersion) throws -> MappedMigrationStep? {
-        guard let mapping = try mappingModel(from: source.model, to: destination.model) else { return nil }
+        var found = try mappingModel(from: source.model, to: destination.model)
+        if found == nil, let named = mappingModels.first(where: {
+            !$0.hasVersionHashes && $0.sourceModelOutline == nil && $0.destinationModelOutline == nil
+                && Self.versionName($0.sourceModelPath) == source.name && Self.versionName($0.destinationModelPath) == destination.name
+        }) {
+            found = try named.resolved(source: source.model, destination: destination.model)
+        }
+        guard let mapping = found else { return nil }
         let batchSize = batchSize
         return MappedMigrationStep(name: mapping.displayName, summary: mapping.summary) { request in
             let manager = MigrationManager(sourceModel: request.sourceModel, destinationModel: request.destinationModel)
