@@ -107,4 +107,29 @@ struct MappingModelProviderTests {
         #expect(try provider.mappedStep(from: moody2, to: moody3)?.name == "Moody 2-Moody 3")
         #expect(try provider.mappedStep(from: moody3, to: moody4) == nil)
     }
+
+    @Test("Store options that name a mapping model or a bundle not there fail with an error naming it; the store is as it was",
+          arguments: StoreUnderTest.fileBacked)
+    func badOptions(store: StoreUnderTest) throws {
+        let url = try store.storeURL()
+        do {
+            let coordinator = PersistentStoreCoordinator(managedObjectModel: Self.v1)
+            let written = try coordinator.addPersistentStore(type: store.type, at: url)
+            try coordinator.remove(written)
+        }
+        let before = storeFileBytes(url)
+        var description = ContainerStoreDescription(type: store.type, url: url)
+        description.mappingModelURLs = [URL(fileURLWithPath: "/no/such/Migrations")]
+        #expect(throws: MappingModelError.unreadable(file: "/no/such/Migrations", reason: "no such file or folder")) {
+            try PersistentStoreCoordinator(managedObjectModel: Self.v3).addPersistentStore(type: store.type, at: url, options: description.options)
+        }
+        description.mappingModelURLs = []
+        description.modelBundleURL = URL(fileURLWithPath: "/no/such/School.xcdatamodeld")
+        #expect {
+            try PersistentStoreCoordinator(managedObjectModel: Self.v3).addPersistentStore(type: store.type, at: url, options: description.options)
+        } throws: { error in
+            "\(error)".contains("/no/such/School.xcdatamodeld")
+        }
+        #expect(storeFileBytes(url) == before)
+    }
 }
