@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import Strata
 @_spi(StoreImplementation) import StrataCore
+import StrataMigration
 
-/// `strata migrate STORE --model BUNDLE [--to-version V] [--output DST] [--force] [--dry-run] [--allow-loss]`.
+/// `strata migrate STORE --model BUNDLE [--to-version V] [--mapping M …] [--output DST] [--force] [--dry-run] [--allow-loss]`.
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
@@ -18,6 +19,11 @@ struct Migrate: ParsableCommand {
 
     @Option(name: .customLong("to-version"), help: "The bundle's version to migrate to (default: its current version).")
     var toVersion: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "A mapping model (.xcmappingmodel) or a folder of them; repeatable. A step whose two versions a mapping model connects runs it, the others are inferred.",
+        valueName: "mapping"))
+    var mapping: [String] = []
 
     @Option(name: .long, help: "Write the migrated store here and leave STORE as it is.")
     var output: String?
@@ -37,7 +43,14 @@ struct Migrate: ParsableCommand {
         let metadata = try StoreFiles.metadata(of: url, type: type)
         let (versions, target) = try Self.versions(model, toVersion: toVersion)
         let storedModel = type.storedModel(at: url, metadata: metadata)
-        let planner = MigrationPlanner(versions: versions)
+        var planner = MigrationPlanner(versions: versions)
+        if !mapping.isEmpty {
+            do {
+                planner.mappingProviders = [try MappingModelProvider(contentsOf: mapping.map { URL(fileURLWithPath: $0) })]
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        }
         let plan: MigrationPlan
         do {
             plan = try planner.plan(storeMetadata: metadata, storedModel: storedModel, to: target.model, file: store)

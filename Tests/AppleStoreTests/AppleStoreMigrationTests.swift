@@ -81,3 +81,26 @@ import Testing
         }
     }
 }
+
+extension AppleStoreMigrationTests {
+    @Test("CoreDataPlus SampleModel_V1: its ExpensiveSportCar objects are LuxuryCar objects of SampleModel2, same keys and values")
+    func renamedEntity() throws {
+        let fixture = try #require(AppleStoreFixture.all.first { $0.store.hasSuffix("SampleModel_V1.sqlite") })
+        let bundle = try ModelBundle(at: try #require(fixture.bundleURL))
+        let file = try fixture.workingCopy()
+        let before = try StoreType.sqlite.makeStore(StoreDescription(type: .sqlite, url: file, model: try fixture.model(),
+                                                                      options: [StoreOption.readOnly: .bool(true)])).contentsImage()
+        let cars = before.objects.values.filter { $0.objectID.entityName == "ExpensiveSportCar" }
+        #expect(!cars.isEmpty)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try #require(bundle.versions["SampleModel2"]))
+        coordinator.migrationPlanner = MigrationPlanner(versions: Array(bundle.versionChain.prefix(2)))
+        let store = try coordinator.addPersistentStore(type: .sqlite, at: file, options: [StoreOption.shouldMigrateStoreAutomatically: .bool(true)])
+        let after = try store.contentsImage()
+        #expect(!after.objects.keys.contains { $0.entityName == "ExpensiveSportCar" })
+        for car in cars {
+            let id = ManagedObjectID(entityName: "LuxuryCar", storeIdentifier: after.identifier, primaryKey: try #require(car.objectID.primaryKey))
+            let renamed = try #require(after.objects[id], "\(car.objectID) is not a LuxuryCar")
+            for (key, value) in car.attributes { #expect(renamed.attributes[key] == value, "\(id).\(key)") }
+        }
+    }
+}

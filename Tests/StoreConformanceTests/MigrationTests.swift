@@ -260,7 +260,7 @@ struct MigrationTests {
         let planner = MigrationPlanner(versions: try MigrationModels.chain(), mappingProviders: [StudentsWithAge()])
         let plan = try planner.plan(storeMetadata: try store.type.readMetadata(at: url), storedModel: nil,
                                     to: try MigrationModels.v3(), file: url.path)
-        #expect(plan.steps.map(\.title) == ["V1 → V2 (mapping StudentsWithAge)", "V2 → V3 (inferred)"])
+        #expect(plan.steps.map(\.title) == ["V1 → V2: mapped (StudentsWithAge)", "V2 → V3: inferred"])
         let fractions = Locked<[Double]>([])
         try StoreMigrator(storeAt: url, type: store.type).migrate(plan) { progress in fractions.withLock { $0.append(progress.fractionCompleted) } }
         #expect(fractions.withLock { $0 }.contains(0.25))

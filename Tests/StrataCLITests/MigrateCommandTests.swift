@@ -37,10 +37,10 @@ struct MigrateCommandTests {
         let before = try scratch.read(store)
         let result = try scratch.succeed("migrate", store, "--model", model, "--dry-run")
         #expect(result.stdout.contains("version V1; migrating to V3"))
-        #expect(result.stdout.contains("1. V1 → V2 (inferred)"))
+        #expect(result.stdout.contains("1. V1 → V2: inferred"))
         #expect(result.stdout.contains("entity 'Employee' renamed to 'Employee2'"))
         #expect(result.stdout.contains("Student: property 'height' added"))
-        #expect(result.stdout.contains("2. V2 → V3 (inferred)"))
+        #expect(result.stdout.contains("2. V2 → V3: inferred"))
         #expect(result.stdout.contains("Employee2: property 'name' renamed to 'fullName'"))
         #expect(try scratch.read(store) == before)
     }
@@ -83,6 +83,82 @@ struct MigrateCommandTests {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try #require(reduced.versions["V2"]))
         try coordinator.addPersistentStore(type: .sqlite, at: URL(fileURLWithPath: store))
         #expect(try ManagedObjectContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Student")) == 5)
+    }
+
+    /// The objc.io Moody fixture: its model bundle and its four mapping models.
+    static let moody = CLI.repositoryRoot.appendingPathComponent("Tests/StrataMigrationTests/Fixtures/objcio__core-data/Migrations/Migrations")
+
+    /// A Moody 1 store of `type` in `scratch`: one continent (150), one country (276), two moods.
+    static func moody1Store(_ type: String, in scratch: Scratch) throws -> String {
+        let bundle = try ModelBundle(at: moody.appendingPathComponent("Moody.xcdatamodeld"))
+        let path = scratch.path("moody.\(type)")
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try #require(bundle.versions["Moody"]))
+        let store = try coordinator.addPersistentStore(type: try #require(StoreType.named(type)), at: URL(fileURLWithPath: path))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let now = Date(timeIntervalSinceReferenceDate: 700_000_000)
+        let continent = try context.insertNewObject(forEntityName: "Continent")
+        try continent.setValue(Int16(150), forKey: "numericISO3166Code")
+        try continent.setValue(now, forKey: "updatedAt")
+        let country = try context.insertNewObject(forEntityName: "Country")
+        try country.setValue(Int16(276), forKey: "numericISO3166Code")
+        try country.setValue(now, forKey: "updatedAt")
+        try country.setValue(continent, forKey: "continent")
+        for index in 0..<2 {
+            let mood = try context.insertNewObject(forEntityName: "Mood")
+            try mood.setValue(now.addingTimeInterval(Double(index)), forKey: "date")
+            try mood.setValue("mood-\(index)", forKey: "remoteIdentifier")
+            try mood.setValue(country, forKey: "country")
+        }
+        try context.save()
+        try coordinator.remove(store)
+        return path
+    }
+
+    @Test("--mapping: --dry-run shows each step mapped (with its mapping model) or inferred", arguments: CLI.writableTypes)
+    func dryRunWithMapping(type: String) throws {
+        let scratch = try Scratch()
+        let store = try Self.moody1Store(type, in: scratch)
+        let before = try scratch.read(store)
+        let result = try scratch.succeed("migrate", store, "--model", Self.moody.appendingPathComponent("Moody.xcdatamodeld").path,
+                                         "--to-version", "Moody 3",
+                                         "--mapping", Self.moody.appendingPathComponent("Moody 2-Moody 3.xcmappingmodel").path,
+                                         "--mapping", Self.moody.appendingPathComponent("Moody 5-Moody 6.xcmappingmodel").path,
+                                         "--dry-run")
+        #expect(result.stdout.contains("1. Moody → Moody 2: inferred"))
+        #expect(result.stdout.contains("Mood: property 'remoteIdentifier' renamed to 'remoteID'"))
+        #expect(result.stdout.contains("2. Moody 2 → Moody 3: mapped (Moody 2-Moody 3)"))
+        #expect(result.stdout.contains("   - MoodToMood: Mood → Mood"))
+        #expect(!result.stdout.contains("Moody 5-Moody 6"))
+        #expect(try scratch.read(store) == before)
+        let missing = try scratch.run("migrate", store, "--model", Self.moody.appendingPathComponent("Moody.xcdatamodeld").path,
+                                      "--mapping", scratch.path("nowhere.xcmappingmodel"), "--dry-run")
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("nowhere.xcmappingmodel"))
+    }
+
+    @Test("--mapping: a folder of mapping models runs those that fit; a policy not linked in fails, the store as it was",
+          arguments: CLI.writableTypes)
+    func migratesWithMapping(type: String) throws {
+        let scratch = try Scratch()
+        let store = try Self.moody1Store(type, in: scratch)
+        let bundlePath = Self.moody.appendingPathComponent("Moody.xcdatamodeld").path
+        let before = try scratch.read(store)
+        let refused = try scratch.run("migrate", store, "--model", bundlePath, "--mapping", Self.moody.path)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("Country5ToCountry6Policy"))
+        #expect(try scratch.read(store) == before)
+
+        let result = try scratch.succeed("migrate", store, "--model", bundlePath, "--to-version", "Moody 5", "--mapping", Self.moody.path)
+        #expect(result.stdout.contains("migrated from Moody to Moody 5 in 4 step(s)"))
+        let bundle = try ModelBundle(at: URL(fileURLWithPath: bundlePath))
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try #require(bundle.versions["Moody 5"]))
+        try coordinator.addPersistentStore(type: try #require(StoreType.named(type)), at: URL(fileURLWithPath: store))
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let moods = try context.fetch(FetchRequest(entityName: "Mood", sortDescriptors: [ObjectSortDescriptor(key: "date")]))
+        #expect(try moods.map { try $0.value(forKey: "remoteID") as? String } == ["mood-0", "mood-1"])
+        #expect(try moods.map { try $0.value(forKeyPath: "country.numericISO3166Code") as? Int16 } == [276, 276])
+        #expect(try moods.map { try $0.value(forKeyPath: "country.isoContinent") as? Int16 } == [150, 150])
+        #expect(try scratch.listing().filter { $0.contains("strata-tmp") }.isEmpty)
     }
 
     /// Checks the store at `path` is of `model`'s version and holds the V1 store's data.

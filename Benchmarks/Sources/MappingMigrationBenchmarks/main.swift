@@ -3,17 +3,18 @@ import Foundation
 import Strata
 import StrataMigration
 
-// MappingMigrationBenchmarks [count] [--batch N] [--keep]
+// MappingMigrationBenchmarks [count] [--batch N] [--destination sqlite|xml|binary] [--keep]
 //   Builds an SQLite store of `count` people (default 1,000,000) in 200 countries, then
 //   migrates it with a mapping model (a policy function, a built-in function, a key path
 //   through the to-one, a constant, a filter, the relationship given its inverse) into a new
-//   SQLite store, in a child process of its own; prints objects per second and peak memory.
-// MappingMigrationBenchmarks --phase build|migrate --count N [--batch N] DIR
+//   store of the destination type (default SQLite), in a child process of its own; prints
+//   objects per second and peak memory.
+// MappingMigrationBenchmarks --phase build|migrate --count N [--batch N] [--destination T] DIR
 //   Runs one phase and prints one RESULT line (what the parent runs).
 
 let usage = """
-    usage: MappingMigrationBenchmarks [count] [--batch N] [--keep]
-           MappingMigrationBenchmarks --phase build|migrate --count N [--batch N] DIR
+    usage: MappingMigrationBenchmarks [count] [--batch N] [--destination sqlite|xml|binary] [--keep]
+           MappingMigrationBenchmarks --phase build|migrate --count N [--batch N] [--destination T] DIR
     """
 
 func fail(_ message: String) -> Never {
@@ -26,6 +27,7 @@ var count = 1_000_000
 var batchSize = 5_000
 var phase: String?
 var keep = false
+var destinationType = StoreType.sqlite
 var positional: [String] = []
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -41,6 +43,10 @@ while !arguments.isEmpty {
     case "--count": count = number()
     case "--batch": batchSize = number()
     case "--keep": keep = true
+    case "--destination":
+        guard let text = arguments.first, let type = StoreType.named(text) else { fail("--destination needs sqlite, xml or binary\n\(usage)") }
+        arguments.removeFirst()
+        destinationType = type
     case "-h", "--help": print(usage); exit(0)
     default:
         if argument.hasPrefix("-") { fail("unknown option \(argument)\n\(usage)") }
@@ -54,7 +60,7 @@ if let phase {
     guard positional.count == 1 else { fail("--phase needs one DIR\n\(usage)") }
     let folder = URL(fileURLWithPath: positional[0])
     let source = folder.appendingPathComponent("people-v1.sqlite")
-    let destination = folder.appendingPathComponent("people-v2.sqlite")
+    let destination = folder.appendingPathComponent("people-v2.\(destinationType.rawValue.lowercased())")
     do {
         let start = Date()
         switch phase {
@@ -66,11 +72,11 @@ if let phase {
             let manager = MigrationManager(sourceModel: Workload.source, destinationModel: Workload.destination)
             manager.batchSize = batchSize
             let setupPeak = ProcessStatus.peakKiB()
-            try manager.migrateStore(from: source, type: .sqlite, mapping: Workload.mapping, to: destination, type: .sqlite)
+            try manager.migrateStore(from: source, type: .sqlite, mapping: Workload.mapping, to: destination, type: destinationType)
             let seconds = Date().timeIntervalSince(start)
             // Checked after the measurement: every kept person arrived, with its country.
             let coordinator = PersistentStoreCoordinator(managedObjectModel: Workload.destination)
-            try coordinator.addPersistentStore(type: .sqlite, at: destination, options: [StoreOption.readOnly: .bool(true)])
+            try coordinator.addPersistentStore(type: destinationType, at: destination, options: [StoreOption.readOnly: .bool(true)])
             let context = ManagedObjectContext(coordinator: coordinator)
             let migrated = try context.count(for: FetchRequest(entityName: "Person"))
             let related = try context.count(for: FetchRequest(entityName: "Person", predicate: ObjectPredicate(format: "country != nil")))
@@ -105,7 +111,8 @@ defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
 
 @MainActor func run(_ phase: String) -> [String: String] {
     do {
-        return try ChildProcess.resultFields(arguments: ["--phase", phase, "--count", String(count), "--batch", String(batchSize), folder.path])
+        return try ChildProcess.resultFields(arguments: ["--phase", phase, "--count", String(count), "--batch", String(batchSize),
+                                                         "--destination", destinationType.rawValue, folder.path])
     } catch {
         fail("phase \(phase) failed (\(error))")
     }
@@ -116,8 +123,8 @@ FileHandle.standardError.write(Data("built \(count) people in \(built["seconds"]
 let result = run("migrate")
 let seconds = Double(result["seconds"] ?? "") ?? .nan
 let peak = Double(result["peakKiB"] ?? "") ?? .nan
-print(String(format: "mapping-model migration, SQLite → SQLite, %d objects (+%d countries), batch %d",
-             count, Workload.countryCount, batchSize))
+print(String(format: "mapping-model migration, SQLite → %@, %d objects (+%d countries), batch %d",
+             destinationType.rawValue, count, Workload.countryCount, batchSize))
 print(String(format: "  %.1f s   %.0f source objects/s   %@ migrated   peak RSS %.1f MiB   destination %.1f MB",
              seconds, Double(count) / seconds, result["migrated"] ?? "?", peak / 1024,
              (Double(result["fileBytes"] ?? "") ?? 0) / 1e6))

@@ -93,14 +93,15 @@ public struct MigrationStep: Sendable {
         self.didMigrate = didMigrate
     }
 
-    /// `V1 → V2 (inferred)`, `V2 → V3 (mapping V2ToV3)`.
+    /// `V1 → V2: inferred`, `V2 → V3: mapped (V2ToV3)`, followed by `, custom stage` for a
+    /// step with handlers.
     public var title: String {
         let how = switch kind {
         case .inferred: "inferred"
-        case .mapped(let mapping): "mapping \(mapping.name)"
+        case .mapped(let mapping): "mapped (\(mapping.name))"
         }
         let custom = willMigrate != nil || didMigrate != nil ? ", custom stage" : ""
-        return "\(source.name) → \(destination.name) (\(how)\(custom))"
+        return "\(source.name) → \(destination.name): \(how)\(custom)"
     }
 
     /// One line per change the step makes.

@@ -13,7 +13,9 @@ extension PersistentStoreCoordinator {
     /// versions (oldest first), the mapping providers, whether steps are inferred (also turned
     /// off by ``StoreOption/shouldInferMappingModelAutomatically`` set to false), and custom
     /// stages. With no versions known, a store that keeps its own model (every store Strata
-    /// writes does) migrates by one inferred step.
+    /// writes does) migrates by one step. The store options add to it: the versions of
+    /// ``StoreOption/modelBundleURL`` when the planner knows none, and the mapping models of
+    /// ``StoreOption/mappingModelURLs`` after the planner's own providers.
     public var migrationPlanner: MigrationPlanner {
         get { planner.withLock { $0 } }
         set { planner.withLock { $0 = newValue } }
@@ -30,12 +32,26 @@ extension PersistentStoreCoordinator {
               metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue != nil,
               !managedObjectModel.isCompatible(withVersionHashes: StoreMetadataKey.versionHashes(in: metadata)) else { return }
         var planner = migrationPlanner
+        let bundleURL = StoreOption.urls(options[StoreOption.modelBundleURL]).first
+        let mappingURLs = StoreOption.urls(options[StoreOption.mappingModelURLs])
+        let sources = bundleURL == nil && mappingURLs.isEmpty ? nil : LinkedModules.migrationSources()
+        if planner.versions.isEmpty, let bundleURL, let sources {
+            planner.versions = try sources.modelVersions(inBundleAt: bundleURL)
+        }
         // The model the store keeps is decoded only when no known version matches the store.
         let storedModel = planner.matchingVersions(forVersionHashes: StoreMetadataKey.versionHashes(in: metadata)).isEmpty
             ? type.storedModel(at: url, metadata: metadata) : nil
         guard options[StoreOption.shouldMigrateStoreAutomatically] == .bool(true) else {
             throw MigrationError.incompatibleStore(planner.incompatibility(
                 storeMetadata: metadata, storedModel: storedModel, model: managedObjectModel, file: url.path))
+        }
+        if bundleURL != nil || !mappingURLs.isEmpty {
+            guard let sources else {
+                throw MigrationError.noMigrationPath(planner.incompatibility(
+                    storeMetadata: metadata, storedModel: storedModel, model: managedObjectModel, file: url.path),
+                    reason: "the options name mapping models or a model bundle, but StrataMigration is not linked")
+            }
+            if !mappingURLs.isEmpty { planner.mappingProviders.append(try sources.mappingProvider(loadingFrom: mappingURLs)) }
         }
         if options[StoreOption.shouldInferMappingModelAutomatically] == .bool(false) { planner.infersMappings = false }
         let plan = try planner.plan(storeMetadata: metadata, storedModel: storedModel, to: managedObjectModel, file: url.path)

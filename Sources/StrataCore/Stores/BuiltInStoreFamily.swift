@@ -75,6 +75,10 @@ enum LinkedModules {
         (keyedArchiveTransformerName.linkedType as? any BuiltInValueTransformer.Type)?.init()
     }
 
+    /// The type through which `StrataMigration` reads mapping models and model bundles named in
+    /// store options.
+    static let migrationSourcesName = TypeName(module: "StrataMigration", name: "MappingModelProvider", kind: "V")
+
     /// The linked store families.
     static func storeFamilies() -> [any BuiltInStoreFamily.Type] {
         storeFamilyNames.compactMap { $0.linkedType as? any BuiltInStoreFamily.Type }
@@ -83,5 +87,10 @@ enum LinkedModules {
     /// The compiled model coder of the linked `StrataModelFiles`, if it is linked.
     static func compiledModelCoder() -> CompiledModelCoder? {
         (compiledModelCodingName.linkedType as? any BuiltInCompiledModelCoding.Type)?.compiledModelCoder
+    }
+
+    /// The reader of mapping models and model bundles of the linked `StrataMigration`, if it is linked.
+    static func migrationSources() -> (any BuiltInMigrationSources.Type)? {
+        migrationSourcesName.linkedType as? any BuiltInMigrationSources.Type
     }
 }

@@ -46,6 +46,8 @@ extension MigrationManager {
         cancellation = nil
         batchSources = [:]
         writesForeignKeysAlone = false
+        sourceLoadsByID = false
+        destinationLoadsByID = false
         progressDone = 0
         progressTotal = 1
         migrationProgress = 0
@@ -88,8 +90,12 @@ extension MigrationManager {
             throw .sourceUnreadable(file: sourceURL.path, underlying: error)
         }
         sourceContext = ManagedObjectContext(coordinator: sourceCoordinator)
+        // An atomic store reads one object by its ID at once; a fetch would go over all of them.
+        sourceLoadsByID = sourceCoordinator.persistentStores.first is AtomicStore
 
-        // The destination store; an atomic one is built in memory and written once at the end.
+        // The destination store. An atomic one (XML, binary), written whole by its format, is
+        // staged in a temporary SQLite store beside it (in memory when SQLite is not linked)
+        // and written once at the end.
         let destination: any PersistentStore
         do {
             destination = try destinationType.makeStore(StoreDescription(type: destinationType, url: destinationURL,
@@ -98,11 +104,15 @@ extension MigrationManager {
             throw .destinationUnwritable(file: destinationURL.path, underlying: error)
         }
         let staged = destination is AtomicStore
-        writesForeignKeysAlone = !staged && destinationType == .sqlite
+        let stagingType: StoreType = StoreType.registeredTypes.contains(.sqlite) ? .sqlite : .inMemory
+        let stagingURL = staged && stagingType == .sqlite ? Self.stagingURL(for: destinationURL) : nil
+        defer { if let stagingURL { Self.removeStoreFiles(at: stagingURL) } }
+        writesForeignKeysAlone = staged ? stagingType == .sqlite : destinationType == .sqlite
+        destinationLoadsByID = staged ? stagingType != .sqlite : destination is AtomicStore
         let destinationCoordinator = PersistentStoreCoordinator(managedObjectModel: destinationModel)
         do {
             if staged {
-                destinationStoreIdentifier = try destinationCoordinator.addPersistentStore(type: .inMemory).identifier
+                destinationStoreIdentifier = try destinationCoordinator.addPersistentStore(type: stagingType, at: stagingURL).identifier
             } else {
                 try destinationCoordinator.addPersistentStore(destination)
                 destinationStoreIdentifier = destination.identifier
@@ -117,13 +127,22 @@ extension MigrationManager {
         stage = .writing
         if staged {
             do {
-                guard let memory = destinationCoordinator.persistentStores.first else { return }
-                try destination.replaceContents(with: memory.contentsImage())
+                guard let staging = destinationCoordinator.persistentStores.first else { return }
+                try destination.replaceContents(with: staging.contentsImage())
+                destinationContext = ManagedObjectContext(coordinator: PersistentStoreCoordinator(managedObjectModel: destinationModel))
+                try destinationCoordinator.remove(staging)
             } catch {
                 throw .destinationUnwritable(file: destinationURL.path, underlying: error)
             }
         }
         report(1)
+    }
+
+    /// A new path beside `destination` for the store an atomic destination is staged in, in the
+    /// form `strata`'s commands clean up after a killed run.
+    private static func stagingURL(for destination: URL) -> URL {
+        destination.deletingLastPathComponent().appendingPathComponent(
+            ".\(destination.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).strata-tmp")
     }
 
     /// One policy per entity mapping: the registered class its mapping names, or the default.

@@ -129,7 +129,8 @@ extension MigrationManager {
     private func relateBatch(_ mapping: EntityMapping, policy: EntityMigrationPolicy,
                              pairs: [(destination: ManagedObjectID, source: ManagedObjectID)]) throws(MappingMigrationError) {
         let (destinations, sources) = try guarded(.relationshipCreation, mapping.name) {
-            (try load(pairs.map(\.destination), in: destinationContext), try load(pairs.map(\.source), in: sourceContext))
+            (try load(pairs.map(\.destination), in: destinationContext, byID: destinationLoadsByID),
+             try load(pairs.map(\.source), in: sourceContext, byID: sourceLoadsByID))
         }
         batchSources = Dictionary(pairs.map { ($0.destination, $0.source) }, uniquingKeysWith: { first, _ in first })
         defer { batchSources = [:] }
@@ -143,9 +144,14 @@ extension MigrationManager {
         try flush()
     }
 
-    /// The objects of `ids`, loaded with one fetch per entity (and held: a context does not
-    /// keep unchanged objects alive).
-    private func load(_ ids: [ManagedObjectID], in context: ManagedObjectContext) throws -> (objects: [ManagedObject], held: [ManagedObject]) {
+    /// The objects of `ids`, loaded with one fetch per entity, or one ID at a time when `byID`
+    /// (and held: a context does not keep unchanged objects alive).
+    private func load(_ ids: [ManagedObjectID], in context: ManagedObjectContext,
+                      byID: Bool) throws -> (objects: [ManagedObject], held: [ManagedObject]) {
+        if byID {
+            let objects = try ids.map { try context.existingObject(with: $0) }
+            return (objects, objects)
+        }
         var byEntity: [String: [ManagedObjectID]] = [:]
         for id in ids { byEntity[id.entityName, default: []].append(id) }
         var held: [ManagedObject] = []

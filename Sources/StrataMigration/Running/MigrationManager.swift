@@ -16,8 +16,9 @@ import StrataCore
 /// bounded by a batch (``batchSize``), not by the store: source objects are read a batch at a
 /// time, destination objects saved a batch at a time, both contexts emptied between batches,
 /// and which source object became which destination object is kept as primary keys. A
-/// destination of an atomic store type (XML, binary), which holds its whole graph in memory by
-/// nature, is built in memory and written once at the end.
+/// destination of an atomic store type (XML, binary), which its format writes whole, is staged
+/// in a temporary SQLite store beside it and written once at the end: memory is then bounded by
+/// a batch until that last write, which holds the destination's whole image.
 ///
 /// The manager and its contexts are confined to the thread that runs the migration.
 public final class MigrationManager {
@@ -60,6 +61,11 @@ public final class MigrationManager {
     /// Whether the destination store keeps a many-to-one relationship as the foreign key of its
     /// to-one side alone (SQLite), so that setting the to-one need not load the inverse to-many.
     var writesForeignKeysAlone = false
+    /// Whether the source store, and the store the destination context saves into, read a batch
+    /// of objects one ID at a time (atomic stores, which look an ID up at once but go over every
+    /// object for a fetch) rather than with one fetch per entity.
+    var sourceLoadsByID = false
+    var destinationLoadsByID = false
     /// Units of work done and to do, for ``migrationProgress``.
     var progressDone = 0
     var progressTotal = 1
