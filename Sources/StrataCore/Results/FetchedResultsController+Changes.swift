@@ -191,7 +191,7 @@ extension FetchedResultsController {
         for change in difference.sectionChanges {
             let info = change.type == .delete
                 ? FetchedResultsSectionInfo(name: change.name, indexTitle: sectionIndexTitle(forSectionName: change.name),
-                                            objectIDs: [], context: context)
+                                            rows: [], ids: ResultSlots.IDs(), context: context)
                 : sections![change.index]
             delegate.controller(self, didChange: info, atSectionIndex: change.index, for: change.type)
         }

@@ -202,10 +202,9 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
     /// The sections in order; nil before ``performFetch()``.
     public var sections: [FetchedResultsSectionInfo]? {
         guard let results else { return nil }
-        return results.sections.indices.map { index in
-            let name = results.sections[index].name
-            return FetchedResultsSectionInfo(name: name, indexTitle: sectionIndexTitle(forSectionName: name),
-                                             objectIDs: results.ids(in: index), context: context)
+        return results.sections.map { section in
+            FetchedResultsSectionInfo(name: section.name, indexTitle: sectionIndexTitle(forSectionName: section.name),
+                                      rows: section.rows, ids: results.slots.ids, context: context)
         }
     }
 

@@ -34,9 +34,12 @@ struct ResultKeyColumn {
     private var values: [PredicateValue] = []
     /// One bit per slot, set for nil; empty while no slot is nil.
     private var nullBits: [UInt64] = []
+    /// The room asked for, kept until the column knows its kind.
+    private var reserved = 0
 
     /// Reserves room for `capacity` slots.
     mutating func reserveCapacity(_ capacity: Int) {
+        reserved = capacity
         switch kind {
         case .none: break
         case .integer, .bool, .double, .date: words.reserveCapacity(capacity)
@@ -141,6 +144,7 @@ struct ResultKeyColumn {
             case .string: starts = Array(repeating: 0, count: count); lengths = Array(repeating: 0, count: count)
             case .general: values = Array(repeating: .null, count: count)
             }
+            reserveCapacity(reserved)
             return
         }
         guard newKind == .general, kind != .general else { return }

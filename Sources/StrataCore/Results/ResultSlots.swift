@@ -11,15 +11,32 @@ import Foundation
 /// filled is never given to another object (that would break the list's order): it stays vacant
 /// until its object comes back. Slots of objects that joined later are used again.
 struct ResultSlots {
+    /// The ID of each slot: what a section's rows are read with.
+    struct IDs {
+        /// The entity and store pairs of the IDs.
+        fileprivate var scopes: [ObjectIDScope] = []
+        /// The pair of each slot, by index into ``scopes``; empty while every slot has pair 0.
+        fileprivate var scopeOfSlot: [UInt32] = []
+        /// The primary key of each slot (0 for a temporary ID).
+        fileprivate var primaryKeys: [Int64] = []
+        /// The temporary IDs, by slot.
+        fileprivate var temporaryIDs: [UInt32: ManagedObjectID] = [:]
+
+        /// The ID of the object in `slot`.
+        func id(at slot: UInt32) -> ManagedObjectID {
+            if !temporaryIDs.isEmpty, let temporary = temporaryIDs[slot] { return temporary }
+            return ManagedObjectID(scopes[scopeIndex(slot)], primaryKey: primaryKeys[Int(slot)])
+        }
+
+        fileprivate func scopeIndex(_ slot: UInt32) -> Int {
+            scopeOfSlot.isEmpty ? 0 : Int(scopeOfSlot[Int(slot)])
+        }
+    }
+
     let order: ResultOrder
-    /// The entity and store pairs of the IDs.
-    private var scopes: [ObjectIDScope] = []
-    /// The pair of each slot, by index into ``scopes``; empty while every slot has pair 0.
-    private var scopeOfSlot: [UInt32] = []
-    /// The primary key of each slot (0 for a temporary ID).
-    private var primaryKeys: [Int64] = []
-    /// The temporary IDs, by slot.
-    private var temporaryIDs: [UInt32: ManagedObjectID] = [:]
+    /// The IDs, kept apart from the keys: a section's description holds them (and its rows)
+    /// to read its IDs when asked, and they change only when an object takes a new slot.
+    private(set) var ids = IDs()
     /// One column per sort descriptor.
     private var columns: [ResultKeyColumn]
     /// The permanent slots filled before ``index()``, by scope then primary key.
@@ -37,35 +54,28 @@ struct ResultSlots {
     }
 
     /// How many slots there are (filled, vacant or free).
-    var capacity: Int { primaryKeys.count }
+    var capacity: Int { ids.primaryKeys.count }
 
     /// Reserves room for `count` objects.
     mutating func reserveCapacity(_ count: Int) {
-        primaryKeys.reserveCapacity(count)
+        ids.primaryKeys.reserveCapacity(count)
         for index in columns.indices { columns[index].reserveCapacity(count) }
     }
 
     // MARK: IDs
 
     /// The ID of the object in `slot`.
-    func id(at slot: UInt32) -> ManagedObjectID {
-        if !temporaryIDs.isEmpty, let temporary = temporaryIDs[slot] { return temporary }
-        return ManagedObjectID(scopes[scopeIndex(slot)], primaryKey: primaryKeys[Int(slot)])
-    }
-
-    private func scopeIndex(_ slot: UInt32) -> Int {
-        scopeOfSlot.isEmpty ? 0 : Int(scopeOfSlot[Int(slot)])
-    }
+    func id(at slot: UInt32) -> ManagedObjectID { ids.id(at: slot) }
 
     /// The index of the scope of `id`, added when new.
     private mutating func scopeIndex(adding id: ManagedObjectID) -> UInt32 {
         if let found = scopeIndex(of: id) { return found }
-        scopes.append(id.scope)
-        return UInt32(scopes.count - 1)
+        ids.scopes.append(id.scope)
+        return UInt32(ids.scopes.count - 1)
     }
 
     private func scopeIndex(of id: ManagedObjectID) -> UInt32? {
-        for (index, scope) in scopes.enumerated() where scope === id.scope || scope.names(id.entityName, id.storeIdentifier) {
+        for (index, scope) in ids.scopes.enumerated() where scope === id.scope || scope.names(id.entityName, id.storeIdentifier) {
             return UInt32(index)
         }
         return nil
@@ -74,10 +84,10 @@ struct ResultSlots {
     /// Writes `id` into `slot`.
     private mutating func setID(_ id: ManagedObjectID, at slot: UInt32) {
         let scope = scopeIndex(adding: id)
-        if scope != 0, scopeOfSlot.isEmpty { scopeOfSlot = Array(repeating: 0, count: primaryKeys.count) }
-        if !scopeOfSlot.isEmpty { scopeOfSlot[Int(slot)] = scope }
-        primaryKeys[Int(slot)] = id.primaryKey ?? 0
-        temporaryIDs[slot] = id.isTemporaryID ? id : nil
+        if scope != 0, ids.scopeOfSlot.isEmpty { ids.scopeOfSlot = Array(repeating: 0, count: ids.primaryKeys.count) }
+        if !ids.scopeOfSlot.isEmpty { ids.scopeOfSlot[Int(slot)] = scope }
+        ids.primaryKeys[Int(slot)] = id.primaryKey ?? 0
+        if id.isTemporaryID { ids.temporaryIDs[slot] = id } else if !ids.temporaryIDs.isEmpty { ids.temporaryIDs[slot] = nil }
     }
 
     // MARK: Keys
@@ -106,25 +116,25 @@ struct ResultSlots {
 
     /// Fills a new slot at the end (while the results are built, before ``index()``).
     mutating func append(_ id: ManagedObjectID, key: [PredicateValue]) {
-        primaryKeys.append(0)
-        if !scopeOfSlot.isEmpty { scopeOfSlot.append(0) }
-        setID(id, at: UInt32(primaryKeys.count - 1))
+        ids.primaryKeys.append(0)
+        if !ids.scopeOfSlot.isEmpty { ids.scopeOfSlot.append(0) }
+        setID(id, at: UInt32(ids.primaryKeys.count - 1))
         for (index, value) in key.enumerated() { columns[index].append(value) }
     }
 
     /// Lists the slots filled so far by ID, so that ``slot(of:)`` finds them.
     mutating func index() {
         var permanent: [UInt32] = []
-        permanent.reserveCapacity(primaryKeys.count - temporaryIDs.count)
-        for slot in 0..<UInt32(primaryKeys.count) {
-            if let temporary = temporaryIDs[slot] { later[temporary] = slot } else { permanent.append(slot) }
+        permanent.reserveCapacity(ids.primaryKeys.count - ids.temporaryIDs.count)
+        for slot in 0..<UInt32(ids.primaryKeys.count) {
+            if let temporary = ids.temporaryIDs[slot] { later[temporary] = slot } else { permanent.append(slot) }
         }
         permanent.sort { indexOrder($0) < indexOrder($1) }
         indexed = permanent
     }
 
     private func indexOrder(_ slot: UInt32) -> (Int, Int64) {
-        (scopeIndex(slot), primaryKeys[Int(slot)])
+        (ids.scopeIndex(slot), ids.primaryKeys[Int(slot)])
     }
 
     /// The slot of `id` among the indexed ones, vacant or not.
@@ -159,9 +169,9 @@ struct ResultSlots {
             if let reused = free.popLast() {
                 slot = reused
             } else {
-                slot = UInt32(primaryKeys.count)
-                primaryKeys.append(0)
-                if !scopeOfSlot.isEmpty { scopeOfSlot.append(0) }
+                slot = UInt32(ids.primaryKeys.count)
+                ids.primaryKeys.append(0)
+                if !ids.scopeOfSlot.isEmpty { ids.scopeOfSlot.append(0) }
                 for index in columns.indices { columns[index].append(.null) }
             }
             setID(id, at: slot)
@@ -175,7 +185,7 @@ struct ResultSlots {
     mutating func remove(_ id: ManagedObjectID, from slot: UInt32) {
         for index in columns.indices { columns[index].set(.null, at: Int(slot)) }
         if later.removeValue(forKey: id) != nil {
-            temporaryIDs[slot] = nil
+            ids.temporaryIDs[slot] = nil
             free.append(slot)
         } else {
             vacant.insert(slot)
