@@ -97,20 +97,6 @@ struct FetchedResultsControllerTests {
         #expect(controller.snapshot.sections.map(\.name) == ["1", "3"])
     }
 
-    @Test("A request without sort descriptors, or whose first sort key is not the section key, is refused")
-    func refusedRequests() throws {
-        let context = try StoreUnderTest.all[0].makeContext(model: ResultsModel.model)
-        let unsorted = FetchedResultsController<ManagedObject>(
-            fetchRequest: FetchRequest(entityName: "Employee"), managedObjectContext: context)
-        #expect(throws: FetchedResultsError.missingSortDescriptors(entity: "Employee")) { try unsorted.performFetch() }
-        let misordered = FetchedResultsController<ManagedObject>(
-            fetchRequest: FetchRequest(entityName: "Employee", sortDescriptors: [ObjectSortDescriptor(key: "height")]),
-            managedObjectContext: context, sectionNameKeyPath: "sectionName")
-        #expect(throws: FetchedResultsError.sectionKeyNotFirstSortKey(sectionNameKeyPath: "sectionName", firstSortKey: "height")) {
-            try misordered.performFetch()
-        }
-    }
-
     @Test("Events by time stamp descending, batch size 20, cache \"Root\": a second controller reuses the cache",
           arguments: StoreUnderTest.all)
     func eventsWithCache(store: StoreUnderTest) throws {

@@ -4,7 +4,8 @@ import Strata
 // What the fetched results controller suites share: the seeds' models and a delegate that
 // records every report and applies each batch to the sections it saw before. No tests live here.
 
-/// The seeds' models: `Employee` in sections by `sectionName`, `Event` by `timeStamp`.
+/// The seeds' models: `Employee` in sections by `sectionName` (or by `department.name`, each
+/// department cascading to its employees), `Event` by `timeStamp`.
 enum ResultsModel {
     static let model: ManagedObjectModel = {
         do {
@@ -15,6 +16,11 @@ enum ResultsModel {
                     Attribute("birthday", .date)
                     Attribute("sectionName", .string)
                     Attribute("level", .integer32)
+                    Relationship("department", to: "Department", inverse: "employees", deleteRule: .nullify)
+                }
+                EntityDescription("Department") {
+                    Attribute("name", .string)
+                    Relationship("employees", toMany: "Employee", inverse: "department", deleteRule: .cascade)
                 }
                 EntityDescription("Event") {
                     Attribute("timeStamp", .date)

@@ -9,10 +9,20 @@
 // Reported: the median time the controller takes to report one batch (the objects-did-change
 // pass of processPendingChanges(), delegate calls included), the median fresh performFetch(),
 // their ratio, and the heap a batched controller (batch size 50) holds.
+//
+//   Benchmarks/.build/release/ResultsBenchmarks --large [rows]
+//
+// The peak resident size of a controller over `rows` (default 1,000,000) SQLite rows with a
+// batch size of 50, read front to back with object(at:) (LargeResults.swift).
 import BenchmarkSupport
 import CMallocInfo
 import Foundation
 import Strata
+
+if let phase = CommandLine.arguments.dropFirst().first, phase.hasPrefix("--") {
+    try LargeResults.main(Array(CommandLine.arguments.dropFirst()))
+    exit(0)
+}
 
 final class CountingDelegate: FetchedResultsControllerDelegate {
     var changes = 0

@@ -2,7 +2,7 @@ import Foundation
 
 /// The on-disk cache of a fetched results controller's results: one file per cache name in
 /// ``FetchedResultsController/cacheDirectory``, holding the results' object IDs (URIs), their sort
-/// keys and a fingerprint of what they were computed from.
+/// keys, the sections' names and sizes, and a fingerprint of what they were computed from.
 ///
 /// The fingerprint covers the request (entity, predicate, sort descriptors, range, stores,
 /// sub-entities), the section name key path, the model's version hashes, and each store's
@@ -34,6 +34,9 @@ enum FetchedResultsCache {
         var fingerprint: String
         var objectIDs: [String]
         var keys: [[CachedValue]]
+        /// The sections' names and how many objects each holds, in order.
+        var sectionNames: [String]
+        var sectionCounts: [Int]
     }
 
     /// A sort key value as the cache writes it.
@@ -101,24 +104,37 @@ enum FetchedResultsCache {
     }
 
     /// The cached results of `controller`, or nil when there is no cache or it is stale.
-    static func load<T>(name: String, for controller: FetchedResultsController<T>, order: ResultOrder) -> ResultSections? {
+    static func load<T>(name: String, for controller: FetchedResultsController<T>, order: ResultOrder,
+                        groupsByFirstKey: Bool) -> ResultSections? {
         guard let data = try? Data(contentsOf: file(name)),
               let contents = try? JSONDecoder().decode(Contents.self, from: data),
-              contents.fingerprint == fingerprint(controller), contents.objectIDs.count == contents.keys.count else { return nil }
+              contents.fingerprint == fingerprint(controller), contents.objectIDs.count == contents.keys.count,
+              contents.sectionNames.count == contents.sectionCounts.count,
+              contents.sectionCounts.reduce(0, +) == contents.objectIDs.count else { return nil }
         let coordinator = controller.managedObjectContext.persistentStoreCoordinator
-        var ordered: [(ManagedObjectID, [PredicateValue])] = []
-        ordered.reserveCapacity(contents.objectIDs.count)
-        for (uri, cachedKey) in zip(contents.objectIDs, contents.keys) {
-            guard let url = URL(string: uri), let id = coordinator.managedObjectID(forURIRepresentation: url) else { return nil }
-            var key: [PredicateValue] = []
-            for value in cachedKey {
-                guard let value = value.value(coordinator) else { return nil }
-                key.append(value)
-            }
-            guard key.count == order.descriptors.count else { return nil }
-            ordered.append((id, key))
+        // The section of each object, from the sections' sizes.
+        var sectionOfObject: [Int] = []
+        sectionOfObject.reserveCapacity(contents.objectIDs.count)
+        for (section, count) in contents.sectionCounts.enumerated() where count >= 0 {
+            sectionOfObject.append(contentsOf: repeatElement(section, count: count))
         }
-        return ResultSections(order: order, sectioned: controller.sectionNameKeyPath != nil, ordered: ordered)
+        guard sectionOfObject.count == contents.objectIDs.count else { return nil }
+        var valid = true
+        let results = try? controller.sections(order: order, capacity: contents.objectIDs.count) { add in
+            for (index, (uri, cachedKey)) in zip(contents.objectIDs, contents.keys).enumerated() {
+                guard let url = URL(string: uri), let id = coordinator.managedObjectID(forURIRepresentation: url) else { valid = false; return }
+                var key: [PredicateValue] = []
+                for value in cachedKey {
+                    guard let value = value.value(coordinator) else { valid = false; return }
+                    key.append(value)
+                }
+                guard key.count == order.descriptors.count else { valid = false; return }
+                add(id, key, contents.sectionNames[sectionOfObject[index]])
+            }
+        }
+        guard valid, let results, results.sections.map(\.name) == (controller.sectionNameKeyPath == nil ? [""] : contents.sectionNames)
+        else { return nil }
+        return results
     }
 
     /// Writes the results of `controller` as the cache called `name`.
@@ -126,12 +142,18 @@ enum FetchedResultsCache {
     /// - Throws: ``FetchedResultsError/cacheFailure(name:path:reason:)``.
     static func store<T>(name: String, for controller: FetchedResultsController<T>) throws {
         guard let results = controller.results else { return }
-        var contents = Contents(fingerprint: fingerprint(controller), objectIDs: [], keys: [])
+        var contents = Contents(fingerprint: fingerprint(controller), objectIDs: [], keys: [],
+                                sectionNames: [], sectionCounts: [])
+        contents.objectIDs.reserveCapacity(results.count)
+        contents.keys.reserveCapacity(results.count)
         for section in results.sections {
-            for id in section.ids {
+            contents.sectionNames.append(section.name)
+            contents.sectionCounts.append(section.rows.count)
+            for slot in section.rows {
+                let id = results.slots.id(at: slot)
                 guard !id.isTemporaryID else { return }   // unsaved objects are not cached
-                guard let key = results.keys[id].map({ $0.compactMap(CachedValue.init) }),
-                      key.count == results.order.descriptors.count else { return }
+                let key = results.slots.key(at: slot).compactMap(CachedValue.init)
+                guard key.count == results.order.descriptors.count else { return }
                 contents.objectIDs.append(id.uriRepresentation.absoluteString)
                 contents.keys.append(key)
             }

@@ -10,8 +10,15 @@ extension FetchedResultsController {
         var object: ManagedObject?
         var oldKey: [PredicateValue]?
         var newKey: [PredicateValue]?
+        /// The names of its section before and after, when they do not follow from the first
+        /// sort key.
+        var oldSection: String?
+        var newSection: String?
         var oldPath: IndexPath?
         var newPath: IndexPath?
+
+        /// Whether it has to be taken out and placed again: its key, section or ID changed.
+        var moves: Bool { newKey != oldKey || newSection != oldSection || previousID != id }
     }
 
     /// Starts following the context's notifications.
@@ -47,20 +54,24 @@ extension FetchedResultsController {
             seen.insert(object.objectID)
             if retained[previous] != nil { retained[previous] = nil; retained[object.objectID] = object }
             movements.append(Movement(previousID: previous, id: object.objectID, object: object,
-                                      oldKey: results.keys[previous], newKey: newKey(of: object)))
+                                      oldKey: results.key(of: previous), newKey: newKey(of: object),
+                                      newSection: sectionName(of: object)))
         }
         func consider(_ ids: ObjectIDSet, deleted: Bool) {
             for id in ids.set where entityNames.contains(id.entityName) && seen.insert(id).inserted {
-                let oldKey = results.keys[id]
+                let oldKey = results.key(of: id)
                 var object: ManagedObject? = nil
                 var key: [PredicateValue]? = nil
+                var section: String? = nil
                 if !deleted {
                     // An object no longer registered is read again as a fault.
                     object = context.registeredObject(for: id) ?? (try? context.object(with: id))
                     if let object { key = newKey(of: object) }
+                    if let object, key != nil { section = sectionName(of: object) }
                 }
                 guard oldKey != nil || key != nil else { continue }
-                movements.append(Movement(previousID: oldKey == nil ? nil : id, id: id, object: object, oldKey: oldKey, newKey: key))
+                movements.append(Movement(previousID: oldKey == nil ? nil : id, id: id, object: object,
+                                          oldKey: oldKey, newKey: key, newSection: section))
             }
         }
         consider(changes.deletedIDs, deleted: true)
@@ -70,14 +81,15 @@ extension FetchedResultsController {
 
         // Where each object was, before anything moves.
         for index in movements.indices {
-            if let previous = movements[index].previousID { movements[index].oldPath = results.indexPath(of: previous) }
+            guard let previous = movements[index].previousID, let path = results.indexPath(of: previous) else { continue }
+            movements[index].oldPath = path
+            if !results.groupsByFirstKey { movements[index].oldSection = results.sections[path[0]].name }
         }
         // Out go the objects that leave or move; sections they empty are remembered by name.
         var removedSections: [String: Int] = [:]
         var sectionNamesBefore = Set<String>()
         for movement in movements {
-            guard movement.previousID != nil, let oldPath = movement.oldPath,
-                  movement.newKey != movement.oldKey || movement.previousID != movement.id else { continue }
+            guard movement.previousID != nil, let oldPath = movement.oldPath, movement.moves else { continue }
             sectionNamesBefore.insert(results.sections[oldPath[0]].name)
         }
         var originalSectionIndex: [String: Int] = [:]
@@ -85,8 +97,7 @@ extension FetchedResultsController {
             originalSectionIndex[section.name] = index
         }
         for movement in movements {
-            guard let previous = movement.previousID, movement.oldPath != nil,
-                  movement.newKey != movement.oldKey || movement.previousID != movement.id else { continue }
+            guard let previous = movement.previousID, movement.oldPath != nil, movement.moves else { continue }
             guard let path = results.indexPath(of: previous) else { continue }
             let name = results.sections[path[0]].name
             if let (_, emptied) = results.remove(previous), emptied { removedSections[name] = originalSectionIndex[name] }
@@ -94,10 +105,9 @@ extension FetchedResultsController {
         // In go the objects that enter or move.
         var madeSections = Set<String>()
         for movement in movements {
-            guard let newKey = movement.newKey,
-                  movement.previousID == nil || movement.newKey != movement.oldKey || movement.previousID != movement.id else { continue }
-            let name = results.sectioned ? ResultOrder.sectionName(newKey[0]) : ""
-            if results.insert(movement.id, key: newKey) {
+            guard let newKey = movement.newKey, movement.previousID == nil || movement.moves else { continue }
+            let name = !results.sectioned ? "" : movement.newSection ?? ResultOrder.sectionName(newKey[0])
+            if results.insert(movement.id, key: newKey, sectionName: movement.newSection) {
                 if removedSections[name] != nil { removedSections[name] = nil } else { madeSections.insert(name) }
             }
             if let object = movement.object {
@@ -126,7 +136,7 @@ extension FetchedResultsController {
             case (nil, _): type = .insert
             case (_, nil): type = .delete
             case (_?, _?):
-                if movement.oldKey != movement.newKey || movement.previousID != movement.id {
+                if movement.moves {
                     // A new permanent ID is a move too, so that lists keyed by ID take it.
                     type = .move
                 } else {
@@ -181,7 +191,7 @@ extension FetchedResultsController {
         for change in difference.sectionChanges {
             let info = change.type == .delete
                 ? FetchedResultsSectionInfo(name: change.name, indexTitle: sectionIndexTitle(forSectionName: change.name),
-                                            objectIDs: [], context: context)
+                                            rows: [], ids: ResultSlots.IDs(), context: context)
                 : sections![change.index]
             delegate.controller(self, didChange: info, atSectionIndex: change.index, for: change.type)
         }

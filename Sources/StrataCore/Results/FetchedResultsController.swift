@@ -15,8 +15,8 @@ import Foundation
 /// ```
 ///
 /// The request needs a sort descriptor, and with a `sectionNameKeyPath` its first sort key must
-/// be that key path (``FetchedResultsError``). Objects with equal sort keys are ordered by object
-/// ID. The controller follows its context's ``ManagedObjectContext/objectsDidChangeNotification``
+/// order the objects by section: be that key path, or one that orders objects the same way
+/// (``FetchedResultsError``). Objects with equal sort keys are ordered by object ID. The controller follows its context's ``ManagedObjectContext/objectsDidChangeNotification``
 /// (changes processed, merges) and ``ManagedObjectContext/didSaveNotification``: a change of k
 /// objects costs O(k log n), without a fetch. See `docs/fetched-results-controller.md`.
 ///
@@ -94,8 +94,8 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
     /// Calls no delegate method.
     ///
     /// - Throws: ``FetchedResultsError`` for a request without sort descriptors, a first sort key
-    ///   other than the section name key path, or objects not of `ResultType`; what the fetch
-    ///   throws.
+    ///   that does not order the objects by section, or objects not of `ResultType`; what the
+    ///   fetch throws.
     public func performFetch() throws {
         let context = managedObjectContext
         context.checkQueue()
@@ -106,7 +106,8 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
         temporary = [:]
         loadedBatches = []
         let canCache = cacheName != nil && !context.hasPendingChanges(in: entityNames) && context.parent == nil
-        if canCache, let cacheName, let cached = FetchedResultsCache.load(name: cacheName, for: self, order: order) {
+        if canCache, let cacheName, let cached = FetchedResultsCache.load(name: cacheName, for: self, order: order,
+                                                                          groupsByFirstKey: groupsByFirstKey) {
             results = cached
             cacheIsCurrent = true
         } else {
@@ -122,11 +123,8 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
 
     /// The order of the request, once checked.
     private func checkRequest(in context: ManagedObjectContext) throws -> ResultOrder {
-        guard let first = fetchRequest.sortDescriptors.first else {
+        guard !fetchRequest.sortDescriptors.isEmpty else {
             throw FetchedResultsError.missingSortDescriptors(entity: fetchRequest.entityName)
-        }
-        if let sectionNameKeyPath, first.key != sectionNameKeyPath {
-            throw FetchedResultsError.sectionKeyNotFirstSortKey(sectionNameKeyPath: sectionNameKeyPath, firstSortKey: first.key)
         }
         let type = context.persistentStoreCoordinator.objectClass(forEntity: fetchRequest.entityName)
         guard type is ResultType.Type else {
@@ -136,33 +134,57 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
         return ResultOrder(descriptors: fetchRequest.sortDescriptors)
     }
 
-    /// Fetches the objects and their sort keys: every object at once without a batch size (and
-    /// keeps them), otherwise batch by batch, keeping only IDs and sort keys.
+    /// Whether the section key path is the first sort key (or there is none): sections then
+    /// group objects whose first sort key values compare the same.
+    var groupsByFirstKey: Bool {
+        sectionNameKeyPath == nil || sectionNameKeyPath == fetchRequest.sortDescriptors.first?.key
+    }
+
+    /// The name of the section `object` belongs in, when it does not follow from its first sort
+    /// key (nil otherwise).
+    func sectionName(of object: ManagedObject) -> String? {
+        guard let sectionNameKeyPath, !groupsByFirstKey else { return nil }
+        return ResultOrder.sectionName(PredicateValue((try? object.value(forKeyPath: sectionNameKeyPath)) ?? nil))
+    }
+
+    /// Fetches the objects and records their IDs and sort keys: every object at once without a
+    /// batch size (and keeps them), otherwise batch by batch, keeping no object.
+    ///
+    /// - Throws: ``FetchedResultsError/sectionsOutOfOrder(sectionNameKeyPath:firstSortKey:sectionName:)``;
+    ///   what the fetch throws.
     private func fetchSections(order: ResultOrder, in context: ManagedObjectContext) throws -> ResultSections {
-        var ordered: [(ManagedObjectID, [PredicateValue])] = []
+        let objects: FetchedResults
         if fetchRequest.fetchBatchSize == 0 {
-            let objects = try context.fetch(fetchRequest)
-            ordered.reserveCapacity(objects.count)
-            retained.reserveCapacity(objects.count)
-            for object in objects {
-                ordered.append((object.objectID, order.key(of: object)))
-                retained[object.objectID] = object
-                if object.objectID.isTemporaryID { temporary[object.objectID] = object }
-            }
+            objects = FetchedResults(objects: try context.fetch(fetchRequest))
         } else {
             var request = fetchRequest
             request.fetchBatchSize = Swift.max(fetchRequest.fetchBatchSize, 1_000)
-            let objects = try context.fetchBatched(request)
-            ordered.reserveCapacity(objects.count)
+            objects = try context.fetchBatched(request)
+        }
+        let keepsObjects = fetchRequest.fetchBatchSize == 0
+        if keepsObjects { retained.reserveCapacity(objects.count) }
+        return try sections(order: order, capacity: objects.count) { add in
             for object in objects {
-                ordered.append((object.objectID, order.key(of: object)))
+                add(object.objectID, order.key(of: object), sectionName(of: object))
+                if keepsObjects { retained[object.objectID] = object }
                 if object.objectID.isTemporaryID { temporary[object.objectID] = object }
             }
         }
-        // The store orders equal keys its own way: put them in the controller's order.
-        let inOrder = zip(ordered, ordered.dropFirst()).allSatisfy { order.compare($0.1, $0.0, $1.1, $1.0) != .orderedDescending }
-        if !inOrder { ordered.sort { order.compare($0.1, $0.0, $1.1, $1.0) == .orderedAscending } }
-        return ResultSections(order: order, sectioned: sectionNameKeyPath != nil, ordered: ordered)
+    }
+
+    /// Results built from objects `fill` gives, in any order.
+    ///
+    /// - Throws: ``FetchedResultsError/sectionsOutOfOrder(sectionNameKeyPath:firstSortKey:sectionName:)``;
+    ///   what `fill` throws.
+    func sections(order: ResultOrder, capacity: Int,
+                  objects fill: (_ add: (ManagedObjectID, [PredicateValue], String?) -> Void) throws -> Void) throws -> ResultSections {
+        do {
+            return try ResultSections(order: order, sectioned: sectionNameKeyPath != nil, groupsByFirstKey: groupsByFirstKey,
+                                      capacity: capacity, objects: fill)
+        } catch let error as ResultSections.SectionsOutOfOrder {
+            throw FetchedResultsError.sectionsOutOfOrder(sectionNameKeyPath: sectionNameKeyPath ?? "",
+                                                         firstSortKey: order.descriptors[0].key, sectionName: error.sectionName)
+        }
     }
 
     // MARK: Reading
@@ -171,24 +193,25 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
     /// ``performFetch()``.
     public var fetchedObjects: [ResultType]? {
         guard let results else { return nil }
-        return results.sections.flatMap(\.ids).compactMap { try? managedObjectContext.object(with: $0) as? ResultType }
+        return results.allIDs.compactMap { try? managedObjectContext.object(with: $0) as? ResultType }
     }
 
     /// The IDs of the fetched objects in order; nil before ``performFetch()``.
-    public var fetchedObjectIDs: [ManagedObjectID]? { results?.sections.flatMap(\.ids) }
+    public var fetchedObjectIDs: [ManagedObjectID]? { results?.allIDs }
 
     /// The sections in order; nil before ``performFetch()``.
     public var sections: [FetchedResultsSectionInfo]? {
         guard let results else { return nil }
         return results.sections.map { section in
             FetchedResultsSectionInfo(name: section.name, indexTitle: sectionIndexTitle(forSectionName: section.name),
-                                      objectIDs: section.ids, context: context)
+                                      rows: section.rows, ids: results.slots.ids, context: context)
         }
     }
 
     /// The sections by object ID (empty before ``performFetch()``).
     public var snapshot: ResultsSnapshot {
-        ResultsSnapshot(sections: (results?.sections ?? []).map { .init(name: $0.name, objectIDs: $0.ids) })
+        guard let results else { return ResultsSnapshot(sections: []) }
+        return ResultsSnapshot(sections: results.sections.indices.map { .init(name: results.sections[$0].name, objectIDs: results.ids(in: $0)) })
     }
 
     /// The index title of a section: the delegate's, or by default the capitalized first letter of
@@ -216,7 +239,7 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
     /// loaded together and the last few batches kept.
     public func object(at indexPath: IndexPath) -> ResultType {
         guard let results else { preconditionFailure("object(at:) before performFetch()") }
-        let id = results.sections[indexPath[0]].ids[indexPath[1]]
+        let id = results.id(section: indexPath[0], row: indexPath[1])
         let context = managedObjectContext
         if fetchRequest.fetchBatchSize > 0, retained[id] == nil {
             return batchObject(at: results.position(of: indexPath), results: results, context: context)
@@ -238,10 +261,11 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
         ids.reserveCapacity(size)
         var skipped = 0
         for section in results.sections where ids.count < size {
-            if skipped + section.ids.count <= start { skipped += section.ids.count; continue }
+            let rows = section.rows
+            if skipped + rows.count <= start { skipped += rows.count; continue }
             let from = Swift.max(0, start - skipped)
-            ids.append(contentsOf: section.ids[from..<Swift.min(section.ids.count, from + size - ids.count)])
-            skipped += section.ids.count
+            ids.append(contentsOf: rows[from..<Swift.min(rows.count, from + size - ids.count)].map(results.slots.id(at:)))
+            skipped += rows.count
         }
         let objects = ids.compactMap { try? context.object(with: $0) }
         try? context.fillFaults(objects)

@@ -2,7 +2,10 @@ import Foundation
 
 /// One section of a fetched results controller (Core Data's `NSFetchedResultsSectionInfo`).
 ///
-/// It belongs to the controller's context, as its objects do.
+/// It describes the section as it was when the controller's ``FetchedResultsController/sections``
+/// were read, and belongs to the controller's context, as its objects do. It holds the section's
+/// rows compactly and makes their IDs only when ``objectIDs`` or ``objects`` is read, so that
+/// reading ``numberOfObjects`` of every section costs nothing per object.
 public struct FetchedResultsSectionInfo {
     /// The section's name: the text of the section name key path's value ("" for nil, and for
     /// the one section of a controller without a section key path).
@@ -10,17 +13,29 @@ public struct FetchedResultsSectionInfo {
     /// The title of the section in a section index: the delegate's, or the name's first letter
     /// capitalized.
     public let indexTitle: String?
-    /// The IDs of the section's objects, in order.
-    public let objectIDs: [ManagedObjectID]
+    /// The section's objects by slot, and what their IDs are read from.
+    private let rows: [UInt32]
+    private let ids: ResultSlots.IDs
     let context: ManagedObjectContext?
 
+    init(name: String, indexTitle: String?, rows: [UInt32], ids: ResultSlots.IDs, context: ManagedObjectContext?) {
+        self.name = name
+        self.indexTitle = indexTitle
+        self.rows = rows
+        self.ids = ids
+        self.context = context
+    }
+
     /// How many objects the section holds.
-    public var numberOfObjects: Int { objectIDs.count }
+    public var numberOfObjects: Int { rows.count }
+
+    /// The IDs of the section's objects, in order.
+    public var objectIDs: [ManagedObjectID] { rows.map(ids.id(at:)) }
 
     /// The section's objects, in order (faults for objects not loaded yet).
     public var objects: [ManagedObject] {
         guard let context else { return [] }
-        return objectIDs.compactMap { try? context.object(with: $0) }
+        return rows.compactMap { try? context.object(with: ids.id(at: $0)) }
     }
 }
 
