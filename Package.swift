@@ -70,7 +70,9 @@ let package = Package(
             dependencies: [
                 "Strata", "StrataTestSupport", "StoreSaveLoop",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
+            ],
+            // A model bundle as an app ships it, for PersistentContainer(name:bundles:).
+            resources: [.copy("Resources/Moody.xcdatamodeld")]
         ),
         .testTarget(name: "StrataBinaryTests", dependencies: ["StrataBinary", "StrataTestSupport"]),
         .testTarget(name: "StrataXMLTests", dependencies: ["StrataXML", "StrataTestSupport"]),

@@ -17,7 +17,7 @@ struct AsyncFetchTests {
         return context.persistentStoreCoordinator
     }
 
-    private func adults() throws -> FetchRequest {
+    private func adults() throws -> FetchRequest<ManagedObject> {
         sortedRequest("Student", by: "id", predicate: try ObjectPredicate(format: "age >= 19"))
     }
 

@@ -23,7 +23,7 @@ struct FetchLoadingTests {
     }
 
     /// Scenario 9's default request: newest first, in batches of 20.
-    private func newestFirst() -> FetchRequest {
+    private func newestFirst() -> FetchRequest<ManagedObject> {
         var request = FetchRequest(entityName: "Mood", sortDescriptors: [ObjectSortDescriptor(key: "date", ascending: false)])
         request.fetchBatchSize = 20
         return request

@@ -35,7 +35,7 @@ enum Payroll {
     }
 
     /// Employees grouped by employer name, with a headcount and salary aggregates.
-    static func byEmployer() -> FetchRequest {
+    static func byEmployer() -> FetchRequest<ManagedObject> {
         var request = FetchRequest(entityName: "Employee")
         request.propertiesToFetch = [
             "whereIWork.name",
@@ -285,7 +285,7 @@ struct FetchResultTests {
     func invalidRequests(store: StoreUnderTest) throws {
         let (context, _) = try Payroll.seed(store)
         let count = Payroll.expression("n", .count(), .integer64)
-        func dictionaries(_ entity: String = "Employee", _ change: (inout FetchRequest) throws -> Void) throws {
+        func dictionaries(_ entity: String = "Employee", _ change: (inout FetchRequest<ManagedObject>) throws -> Void) throws {
             var request = FetchRequest(entityName: entity)
             try change(&request)
             _ = try context.fetchDictionaries(request)

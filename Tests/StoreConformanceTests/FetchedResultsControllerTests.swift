@@ -8,7 +8,7 @@ import Testing
 @Suite("Fetched results controller", .serialized)
 struct FetchedResultsControllerTests {
     /// A fresh controller's sections for `request` in `context`: what a new fetch gives.
-    private func freshSnapshot(_ context: ManagedObjectContext, _ request: FetchRequest = ResultsModel.employees,
+    private func freshSnapshot(_ context: ManagedObjectContext, _ request: FetchRequest<ManagedObject> = ResultsModel.employees,
                                sectionNameKeyPath: String? = "sectionName") throws -> ResultsSnapshot {
         let controller = FetchedResultsController<ManagedObject>(
             fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionNameKeyPath)

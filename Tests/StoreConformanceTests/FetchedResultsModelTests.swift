@@ -33,7 +33,7 @@ struct FetchedResultsModelTests {
         Configuration(sectioned: true, batchSize: 5, seed: 3),
     ]
 
-    private func request(_ configuration: Configuration) throws -> FetchRequest {
+    private func request(_ configuration: Configuration) throws -> FetchRequest<ManagedObject> {
         var request = FetchRequest(entityName: "Employee")
         request.sortDescriptors = configuration.sectioned
             ? [ObjectSortDescriptor(key: "sectionName"), ObjectSortDescriptor(key: "height", ascending: false)]
@@ -97,7 +97,7 @@ struct FetchedResultsModelTests {
     }
 
     private func check(_ controller: FetchedResultsController<ManagedObject>, _ delegate: RecordingDelegate,
-                       _ previous: inout ResultsSnapshot, _ context: ManagedObjectContext, _ request: FetchRequest,
+                       _ previous: inout ResultsSnapshot, _ context: ManagedObjectContext, _ request: FetchRequest<ManagedObject>,
                        _ keyPath: String?, _ label: String) throws {
         let fresh = FetchedResultsController<ManagedObject>(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: keyPath)
         try fresh.performFetch()

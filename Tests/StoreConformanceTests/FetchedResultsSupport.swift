@@ -32,7 +32,7 @@ enum ResultsModel {
     }()
 
     /// Employees sorted by section name then height, as seed 18 asks.
-    static var employees: FetchRequest {
+    static var employees: FetchRequest<ManagedObject> {
         FetchRequest(entityName: "Employee", sortDescriptors: [
             ObjectSortDescriptor(key: "sectionName"), ObjectSortDescriptor(key: "height"),
         ])

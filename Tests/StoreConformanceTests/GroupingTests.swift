@@ -28,7 +28,7 @@ struct GroupingTests {
         return context.freshContext()
     }
 
-    static func request(groupBy key: String, _ expressions: [(String, FetchExpression, AttributeType)]) -> FetchRequest {
+    static func request(groupBy key: String, _ expressions: [(String, FetchExpression, AttributeType)]) -> FetchRequest<ManagedObject> {
         var request = FetchRequest(entityName: "Sale")
         request.propertiesToFetch = [.keyPath(key)] + expressions.map {
             .expression(ExpressionDescription(name: $0.0, expression: $0.1, resultType: $0.2))
@@ -92,7 +92,7 @@ struct GroupingTests {
         var request = Self.request(groupBy: "region", [("total", .sum("units"), .integer64), ("n", .count(), .integer64)])
         request.havingPredicate = try ObjectPredicate(format: "n > 1 OR region == nil")
         request.sortDescriptors = [ObjectSortDescriptor(key: "total", ascending: false)]
-        func totals(_ request: FetchRequest) throws -> [String] {
+        func totals(_ request: FetchRequest<ManagedObject>) throws -> [String] {
             try context.fetchDictionaries(request).map { "\($0["region"] as? String ?? "nil") \($0["total"] as? Int64 ?? -1)" }
         }
         // b 6, a 6, c 9, d 7 (one sale: left out), nil 8; ties keep the order of their first sale.

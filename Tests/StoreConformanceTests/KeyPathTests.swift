@@ -29,7 +29,7 @@ struct KeyPathTests {
             entityName: "Employer", predicate: try ObjectPredicate(format: "name == %@", name))).first)
     }
 
-    private var worksAtA: FetchRequest {
+    private var worksAtA: FetchRequest<ManagedObject> {
         get throws {
             sortedRequest("Employee", predicate: try ObjectPredicate(format: "whereIWork.name BEGINSWITH %@", "A"))
         }

@@ -19,7 +19,7 @@ struct PendingChangesTests {
         return (context, objects)
     }
 
-    private func adults(pending: Bool = true) throws -> FetchRequest {
+    private func adults(pending: Bool = true) throws -> FetchRequest<ManagedObject> {
         var request = sortedRequest("Student", predicate: try ObjectPredicate(format: "age >= %@", 19))
         request.includesPendingChanges = pending
         return request

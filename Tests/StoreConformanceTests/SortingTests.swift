@@ -35,13 +35,13 @@ struct SortingTests {
     /// whichever comes first.
     private func composed(_ names: [String]) -> [String] { names.map(\.precomposedStringWithCanonicalMapping) }
 
-    private func request(_ comparison: ObjectSortDescriptor.Comparison, ascending: Bool = true) -> FetchRequest {
+    private func request(_ comparison: ObjectSortDescriptor.Comparison, ascending: Bool = true) -> FetchRequest<ManagedObject> {
         FetchRequest(entityName: "City", sortDescriptors: [ObjectSortDescriptor(key: "name", ascending: ascending, comparison: comparison)])
     }
 
     /// The names `request` fetches, unsaved (sorted by the context) and saved (sorted by the
     /// store), each in NFC; both must agree.
-    private func names(_ store: StoreUnderTest, _ names: [String?], _ request: FetchRequest) throws -> [String] {
+    private func names(_ store: StoreUnderTest, _ names: [String?], _ request: FetchRequest<ManagedObject>) throws -> [String] {
         let context = try store.makeContext(model: Self.model())
         for (index, name) in names.enumerated() {
             try context.insert("City", ["name": name, "code": "c\(index)"])

@@ -19,7 +19,7 @@ extension ManagedObjectContext {
     }
 
     /// The `key` strings of the objects `request` fetches, in order.
-    func strings(_ request: FetchRequest, key: String = "name") throws -> [String] {
+    func strings(_ request: FetchRequest<ManagedObject>, key: String = "name") throws -> [String] {
         try fetch(request).map { try $0.string(key) }
     }
 
@@ -58,7 +58,7 @@ extension ManagedObject {
 func sortedRequest(
     _ entityName: String, by key: String = "name", predicate: ObjectPredicate? = nil,
     offset: Int = 0, limit: Int = 0
-) -> FetchRequest {
+) -> FetchRequest<ManagedObject> {
     FetchRequest(entityName: entityName, predicate: predicate,
                  sortDescriptors: [ObjectSortDescriptor(key: key, ascending: true)],
                  fetchLimit: limit, fetchOffset: offset)

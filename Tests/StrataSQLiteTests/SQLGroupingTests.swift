@@ -79,7 +79,7 @@ struct SQLGroupingTests {
 
     /// The results of a dictionary fetch, written out with their exact Unicode scalars (so that
     /// two spellings of one string differ), or the error.
-    static func answer(_ store: TwoWayStore, _ request: FetchRequest, inSQL: Bool) -> [Unicode.Scalar] {
+    static func answer(_ store: TwoWayStore, _ request: FetchRequest<ManagedObject>, inSQL: Bool) -> [Unicode.Scalar] {
         store.store.translatesQueries = inSQL
         defer { store.store.translatesQueries = true }
         let context = ManagedObjectContext(coordinator: store.coordinator)
@@ -92,7 +92,7 @@ struct SQLGroupingTests {
 
     /// One randomly drawn grouping or distinct fetch, and whether SQL can group it.
     struct Drawn {
-        var request: FetchRequest
+        var request: FetchRequest<ManagedObject>
         /// Whether every column is of a kind SQL groups or aggregates exactly.
         var expectsSQL: Bool
     }
@@ -189,7 +189,7 @@ struct SQLGroupingTests {
     }
 
     /// What the context asks the store for a dictionary fetch, and the store's plan for it.
-    static func plan(_ store: TwoWayStore, _ request: FetchRequest) throws -> SQLGroupingPlan? {
+    static func plan(_ store: TwoWayStore, _ request: FetchRequest<ManagedObject>) throws -> SQLGroupingPlan? {
         let entities = request.includesSubentities ? Set(["Sale", "WebSale"]) : ["Sale"]
         // A request that does not fit the model throws before anything is grouped.
         guard let fetch = try? DictionaryFetch(request, model: model),
@@ -308,7 +308,7 @@ struct SQLGroupArrangementTests {
         return store
     }
 
-    static func totals() -> FetchRequest {
+    static func totals() -> FetchRequest<ManagedObject> {
         var request = FetchRequest(entityName: "Sale")
         request.propertiesToFetch = ["region", .expression(ExpressionDescription(name: "total", expression: .sum("units"), resultType: .integer64)),
                                      .expression(ExpressionDescription(name: "n", expression: .count(), resultType: .integer64))]
@@ -316,7 +316,7 @@ struct SQLGroupArrangementTests {
         return request
     }
 
-    static func rows(_ store: TwoWayStore, _ request: FetchRequest) throws -> [String] {
+    static func rows(_ store: TwoWayStore, _ request: FetchRequest<ManagedObject>) throws -> [String] {
         try ManagedObjectContext(coordinator: store.coordinator).fetchDictionaries(request).map { row in
             "\(row["region"] as? String ?? "nil") \(row["total"] as? Int64 ?? -1) \(row["n"] as? Int64 ?? -1)"
         }

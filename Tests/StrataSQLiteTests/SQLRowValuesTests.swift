@@ -11,7 +11,7 @@ import Testing
 @Suite("SQLite store: dictionary fetches read only their columns")
 struct SQLRowValuesTests {
     /// The values request a context makes for `request`, and the store's plan for it.
-    static func plan(_ store: TwoWayStore, _ request: FetchRequest) throws -> SQLRowValuesPlan? {
+    static func plan(_ store: TwoWayStore, _ request: FetchRequest<ManagedObject>) throws -> SQLRowValuesPlan? {
         guard let fetch = try? DictionaryFetch(request, model: SQLGroupingTests.model), let keys = fetch.storeKeys else { return nil }
         let entities = request.includesSubentities ? Set(["Sale", "WebSale"]) : ["Sale"]
         let rows = StoreFetchRequest(entityNames: entities, predicate: request.predicate, sortDescriptors: request.sortDescriptors,

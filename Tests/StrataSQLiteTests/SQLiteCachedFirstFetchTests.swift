@@ -27,7 +27,7 @@ struct SQLiteCachedFirstFetchTests {
     }
 
     /// The titles a fresh context of `store` fetches with `request`, and the statements it ran.
-    static func fetch(_ request: FetchRequest, _ store: TwoWayStore) throws -> (titles: [String], sql: [String]) {
+    static func fetch(_ request: FetchRequest<ManagedObject>, _ store: TwoWayStore) throws -> (titles: [String], sql: [String]) {
         let context = ManagedObjectContext(coordinator: store.coordinator)
         let (titles, sql) = try statementsRun(on: store.store) {
             try context.fetch(request).map { try #require(try $0.value(forKey: "title", as: String.self)) }
@@ -36,7 +36,7 @@ struct SQLiteCachedFirstFetchTests {
     }
 
     /// The titles the store reads for `request` without the cache: what a fetch must give.
-    static func uncached(_ request: FetchRequest, _ store: TwoWayStore) throws -> [String] {
+    static func uncached(_ request: FetchRequest<ManagedObject>, _ store: TwoWayStore) throws -> [String] {
         try store.store.fetch(StoreFetchRequest(
             entityNames: ["Book"], predicate: request.predicate, sortDescriptors: request.sortDescriptors,
             fetchOffset: request.fetchOffset, fetchLimit: request.fetchLimit))
@@ -48,12 +48,12 @@ struct SQLiteCachedFirstFetchTests {
 
     /// Books scored 100 or more, highest first: sorted in SQL, the order checked for numbers
     /// stored as BLOBs after reading, all rows handed on at once.
-    static var byScore: FetchRequest {
+    static var byScore: FetchRequest<ManagedObject> {
         FetchRequest(entityName: "Book", predicate: try? ObjectPredicate(format: "score >= 100"),
                      sortDescriptors: [ObjectSortDescriptor(key: "score", ascending: false)])
     }
     /// Every book by title: handed on in runs of rows as they are read.
-    static var byTitle: FetchRequest {
+    static var byTitle: FetchRequest<ManagedObject> {
         FetchRequest(entityName: "Book", sortDescriptors: [ObjectSortDescriptor(key: "title")])
     }
 

@@ -25,7 +25,7 @@ public struct BatchDeleteRequest: Sendable, Hashable {
     public enum Target: Sendable, Hashable {
         /// The objects a fetch request matches (its entity, sub-entities, predicate, stores, and
         /// its sort and range when it has a limit or an offset).
-        case fetchRequest(FetchRequest)
+        case fetchRequest(FetchRequest<ManagedObject>)
         /// The objects of these IDs; IDs of objects no store holds any more are passed over.
         case objectIDs([ManagedObjectID])
     }
@@ -36,7 +36,7 @@ public struct BatchDeleteRequest: Sendable, Hashable {
     public var resultType: BatchResultType = .statusOnly
 
     /// A request that deletes what `fetchRequest` matches.
-    public init(fetchRequest: FetchRequest) {
+    public init(fetchRequest: FetchRequest<ManagedObject>) {
         self.target = .fetchRequest(fetchRequest)
     }
 
@@ -47,7 +47,7 @@ public struct BatchDeleteRequest: Sendable, Hashable {
     }
 
     /// The fetch request, for a request made with one.
-    public var fetchRequest: FetchRequest? {
+    public var fetchRequest: FetchRequest<ManagedObject>? {
         if case .fetchRequest(let request) = target { return request }
         return nil
     }

@@ -37,9 +37,34 @@ extension ManagedObjectContext {
     /// type of the request is not consulted (use ``execute(_:)`` for that), nor its batch size
     /// (use ``fetchBatched(_:)``).
     ///
+    /// Every object is an instance of `Result`: a request for a subclass returns `[Mood]`, one
+    /// made with an entity name alone `[ManagedObject]`. An object of another class (the class
+    /// was not registered for the entity, or a sub-entity's class is not a subclass of
+    /// `Result`) fails the fetch; it is never left out.
+    ///
     /// - Throws: ``ObjectError/unknownEntity(_:)``, an error evaluating the predicate,
-    ///   ``FetchRequestError`` for a bad prefetch key path, or what a store throws.
-    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+    ///   ``FetchRequestError`` for a bad prefetch key path,
+    ///   ``FetchRequestError/resultClassMismatch(entity:expected:found:)``, or what a store throws.
+    public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
+        let objects = try fetchObjects(request.untyped)
+        if Result.self == ManagedObject.self, let same = objects as? [Result] { return same }
+        return try objects.map { try typed($0, as: Result.self) }
+    }
+
+    /// `object` as an instance of `type`.
+    ///
+    /// - Throws: ``FetchRequestError/resultClassMismatch(entity:expected:found:)`` when it is not one.
+    func typed<T: ManagedObject>(_ object: ManagedObject, as type: T.Type) throws -> T {
+        guard let typed = object as? T else {
+            throw FetchRequestError.resultClassMismatch(
+                entity: object.entity.name, expected: String(describing: T.self),
+                found: String(describing: Swift.type(of: object)))
+        }
+        return typed
+    }
+
+    /// The objects a request matches, as ``fetch(_:)`` returns them before their class is checked.
+    func fetchObjects(_ request: FetchRequest<ManagedObject>) throws -> [ManagedObject] {
         checkQueue()
         processPendingChanges()
         try validatePrefetching(request)
@@ -71,9 +96,12 @@ extension ManagedObjectContext {
         return objects
     }
 
-    /// Fetches objects of a registered subclass.
-    public func fetch<T: ManagedObject>(_ request: FetchRequest, as type: T.Type) throws -> [T] {
-        try fetch(request).compactMap { $0 as? T }
+    /// Fetches objects of a registered subclass: ``fetch(_:)`` of the request retyped as `type`.
+    ///
+    /// - Throws: as ``fetch(_:)``; ``FetchRequestError/resultClassMismatch(entity:expected:found:)``
+    ///   for an object that is not a `T`.
+    public func fetch<T: ManagedObject, Other>(_ request: FetchRequest<Other>, as type: T.Type) throws -> [T] {
+        try fetch(request.retyped(as: T.self))
     }
 
     /// The objects a request matches as a collection that loads them in batches of
@@ -89,12 +117,13 @@ extension ManagedObjectContext {
     /// With a batch size of 0 every object is loaded at once, as ``fetch(_:)`` does.
     ///
     /// - Throws: as ``fetch(_:)``.
-    public func fetchBatched(_ request: FetchRequest) throws -> FetchedResults {
+    public func fetchBatched<Result>(_ request: FetchRequest<Result>) throws -> FetchedResults {
+        let request = request.untyped
         checkQueue()
         processPendingChanges()
         try validatePrefetching(request)
         guard request.fetchBatchSize > 0, request.includesPropertyValues else {
-            return FetchedResults(objects: try fetch(request))
+            return FetchedResults(objects: try fetchObjects(request))
         }
         var idsOnly = request
         idsOnly.includesPropertyValues = false
@@ -123,7 +152,8 @@ extension ManagedObjectContext {
     /// The IDs of the objects a request matches, in order; no object is registered or filled.
     ///
     /// - Throws: as ``fetch(_:)``.
-    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ManagedObjectID] {
+    public func fetchObjectIDs<Result>(_ request: FetchRequest<Result>) throws -> [ManagedObjectID] {
+        let request = request.untyped
         checkQueue()
         processPendingChanges()
         var idsOnly = request
@@ -134,7 +164,8 @@ extension ManagedObjectContext {
     /// How many objects a request matches (offset and limit applied).
     ///
     /// - Throws: as ``fetch(_:)``.
-    public func count(for request: FetchRequest) throws -> Int {
+    public func count<Result>(for request: FetchRequest<Result>) throws -> Int {
+        let request = request.untyped
         checkQueue()
         processPendingChanges()
         let entities = try persistentStoreCoordinator.concreteEntities(for: request)
@@ -167,7 +198,8 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``FetchRequestError`` for a property, expression or grouping that does not fit
     ///   the entity, an error evaluating a predicate, or what a store throws.
-    public func fetchDictionaries(_ request: FetchRequest) throws -> [FetchedDictionary] {
+    public func fetchDictionaries<Result>(_ request: FetchRequest<Result>) throws -> [FetchedDictionary] {
+        let request = request.untyped
         checkQueue()
         processPendingChanges()
         let plan = try DictionaryFetch(request, model: model)
@@ -195,7 +227,7 @@ extension ManagedObjectContext {
     /// Data's `fetch` of an untyped request).
     ///
     /// - Throws: as the method of that result type.
-    public func execute(_ request: FetchRequest) throws -> FetchResult {
+    public func execute<Result>(_ request: FetchRequest<Result>) throws -> FetchResult {
         switch request.resultType {
         case .managedObject: .objects(try fetchBatched(request))
         case .managedObjectID: .objectIDs(try fetchObjectIDs(request))
@@ -211,7 +243,7 @@ extension ManagedObjectContext {
     /// Order, offset and limit go to the store when one store answers and no pending change can
     /// alter the result; otherwise the rows of every store and the context's pending objects are
     /// merged, sorted and ranged here.
-    func matchingRows(_ request: FetchRequest) throws -> [FetchRow] {
+    func matchingRows(_ request: FetchRequest<ManagedObject>) throws -> [FetchRow] {
         let entities = try persistentStoreCoordinator.concreteEntities(for: request)
         let pending = request.includesPendingChanges ? pendingObjects(in: entities) : []
         let offset = request.fetchOffset
@@ -247,13 +279,13 @@ extension ManagedObjectContext {
     }
 
     /// How many sources a request reads: the stores it may touch, or the parent context.
-    private func sourceCount(for request: FetchRequest) throws -> Int {
+    private func sourceCount(for request: FetchRequest<ManagedObject>) throws -> Int {
         parent == nil ? try persistentStoreCoordinator.storeCount(for: request) : 1
     }
 
     /// Whether one store answers a request whole, in order and range: a root context, at most
     /// one store to ask, and no pending change that could alter the result.
-    private func storeAnswersWhole(_ request: FetchRequest) throws -> Bool {
+    private func storeAnswersWhole(_ request: FetchRequest<ManagedObject>) throws -> Bool {
         guard parent == nil else { return false }
         if request.includesPendingChanges {
             let entities = try persistentStoreCoordinator.concreteEntities(for: request)
@@ -265,7 +297,7 @@ extension ManagedObjectContext {
     /// The groups of an aggregating or distinct dictionary fetch as the store computes them, or
     /// nil when the rows are grouped here: the store is asked only when it answers the request
     /// whole (see ``storeAnswersWhole(_:)``), as for a fetch of objects.
-    private func storeGroups(_ plan: DictionaryFetch, _ request: FetchRequest) throws -> StoreGroupingResult? {
+    private func storeGroups(_ plan: DictionaryFetch, _ request: FetchRequest<ManagedObject>) throws -> StoreGroupingResult? {
         guard try storeAnswersWhole(request) else { return nil }
         let entities = try persistentStoreCoordinator.concreteEntities(for: request)
         guard let grouping = plan.groupingRequest(entityNames: entities, predicate: request.predicate) else { return nil }
@@ -283,7 +315,7 @@ extension ManagedObjectContext {
     }
 
     /// Rows from the parent context or the stores.
-    private func sourceRows(_ request: FetchRequest) throws -> [FetchRow] {
+    private func sourceRows(_ request: FetchRequest<ManagedObject>) throws -> [FetchRow] {
         if let parent {
             var parentRequest = request
             parentRequest.includesPendingChanges = true
@@ -335,7 +367,7 @@ extension ManagedObjectContext {
     }
 
     /// Checks that every prefetch key path walks through relationships of the request's entity.
-    private func validatePrefetching(_ request: FetchRequest) throws {
+    private func validatePrefetching(_ request: FetchRequest<ManagedObject>) throws {
         guard !request.relationshipKeyPathsForPrefetching.isEmpty else { return }
         guard let entity = model.entitiesByName[request.entityName] else { throw ObjectError.unknownEntity(request.entityName) }
         for keyPath in request.relationshipKeyPathsForPrefetching {

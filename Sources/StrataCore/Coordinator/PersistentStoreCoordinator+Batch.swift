@@ -202,7 +202,7 @@ extension PersistentStoreCoordinator {
     }
 
     /// Every store a request's selection may touch, with the concrete entities it holds.
-    private func batchStores(for fetch: FetchRequest) throws -> [(any PersistentStore, Set<String>)] {
+    private func batchStores(for fetch: FetchRequest<ManagedObject>) throws -> [(any PersistentStore, Set<String>)] {
         let entities = try concreteEntities(for: fetch)
         return persistentStores.compactMap { store in
             if let only = fetch.affectedStoreIdentifiers, !only.contains(store.identifier) { return nil }

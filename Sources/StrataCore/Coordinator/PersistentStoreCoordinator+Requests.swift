@@ -5,7 +5,7 @@ extension PersistentStoreCoordinator {
     /// store, each store answering for its own entities with the request's order and range; the
     /// caller merges across stores. Rows go into the row cache as
     /// ``fetchSnapshots(_:into:)`` puts them.
-    func fetchSnapshots(_ request: FetchRequest) throws -> [ObjectSnapshot] {
+    func fetchSnapshots(_ request: FetchRequest<ManagedObject>) throws -> [ObjectSnapshot] {
         let collector = SnapshotCollector()
         try fetchSnapshots(request, into: collector)
         return collector.snapshots
@@ -15,7 +15,7 @@ extension PersistentStoreCoordinator {
     /// them, store by store, each store answering for its own entities with the request's order
     /// and range (what a request one store answers whole needs). Rows read with their values go
     /// into the row cache (see ``CachingReceiver``).
-    func fetchSnapshots(_ request: FetchRequest, into receiver: any SnapshotReceiver) throws {
+    func fetchSnapshots(_ request: FetchRequest<ManagedObject>, into receiver: any SnapshotReceiver) throws {
         for (store, storeRequest) in try storeRequests(for: request) {
             guard request.includesPropertyValues, rowCache.capacity > 0 else {
                 try store.fetchHandingOn(storeRequest, reusing: nil, to: receiver)
@@ -30,12 +30,12 @@ extension PersistentStoreCoordinator {
 
     /// Fetches the IDs of matching objects from every store a request may touch, each store
     /// answering for its own entities with the request's order and range.
-    func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectIDList] {
+    func fetchObjectIDs(_ request: FetchRequest<ManagedObject>) throws -> [ObjectIDList] {
         try storeRequests(for: request).map { store, storeRequest in try store.matchingObjectIDs(storeRequest) }
     }
 
     /// The stores a request may touch, each with the request for its own entities.
-    private func storeRequests(for request: FetchRequest) throws -> [(any PersistentStore, StoreFetchRequest)] {
+    private func storeRequests(for request: FetchRequest<ManagedObject>) throws -> [(any PersistentStore, StoreFetchRequest)] {
         let entities = try concreteEntities(for: request)
         return storesAffected(by: request, entities: entities).map { store, held in
             (store, StoreFetchRequest(
@@ -79,7 +79,7 @@ extension PersistentStoreCoordinator {
     }
 
     /// Counts across every store a request may touch.
-    func countObjects(_ request: FetchRequest) throws -> Int {
+    func countObjects(_ request: FetchRequest<ManagedObject>) throws -> Int {
         let entities = try concreteEntities(for: request)
         return try storesAffected(by: request, entities: entities).reduce(0) { total, pair in
             total + (try pair.0.matchingCount(StoreFetchRequest(entityNames: pair.1, predicate: request.predicate)))
@@ -89,7 +89,7 @@ extension PersistentStoreCoordinator {
     /// The groups of `grouping` (the grouping half of `request`) from the one store that holds
     /// every entity it reads, or nil when several stores hold them or the store leaves grouping
     /// to the context.
-    func fetchGroups(_ grouping: StoreGroupingRequest, for request: FetchRequest) throws -> StoreGroupingResult? {
+    func fetchGroups(_ grouping: StoreGroupingRequest, for request: FetchRequest<ManagedObject>) throws -> StoreGroupingResult? {
         let stores = storesAffected(by: request, entities: grouping.entityNames)
         guard stores.count == 1, let (store, held) = stores.first, held == grouping.entityNames else { return nil }
         return try store.groupsInStore(grouping)
@@ -98,7 +98,7 @@ extension PersistentStoreCoordinator {
     /// The values of `keys` of each object `request` matches, from the one store that holds every
     /// entity it reads, or nil when several stores hold them or the store leaves reading values to
     /// the context.
-    func fetchRowValues(keys: [String], for request: FetchRequest) throws -> [[AttributeValue?]]? {
+    func fetchRowValues(keys: [String], for request: FetchRequest<ManagedObject>) throws -> [[AttributeValue?]]? {
         let requests = try storeRequests(for: request)
         guard requests.count == 1, let (store, storeRequest) = requests.first,
               storeRequest.entityNames == (try concreteEntities(for: request)) else { return nil }
@@ -106,14 +106,14 @@ extension PersistentStoreCoordinator {
     }
 
     /// The number of stores a request may touch.
-    func storeCount(for request: FetchRequest) throws -> Int {
+    func storeCount(for request: FetchRequest<ManagedObject>) throws -> Int {
         try storesAffected(by: request, entities: concreteEntities(for: request)).count
     }
 
     /// The request's entity and, when asked, every sub-entity; abstract ones left out. A
     /// predicate comparing mismatched types, or a sort key through a to-many, is refused here,
     /// before any store runs the request.
-    func concreteEntities(for request: FetchRequest) throws -> Set<String> {
+    func concreteEntities(for request: FetchRequest<ManagedObject>) throws -> Set<String> {
         guard let entity = managedObjectModel.entitiesByName[request.entityName] else {
             throw ObjectError.unknownEntity(request.entityName)
         }
@@ -123,7 +123,7 @@ extension PersistentStoreCoordinator {
         return Set(names.filter { managedObjectModel.entitiesByName[$0]?.isAbstract == false })
     }
 
-    private func storesAffected(by request: FetchRequest, entities: Set<String>) -> [(any PersistentStore, Set<String>)] {
+    private func storesAffected(by request: FetchRequest<ManagedObject>, entities: Set<String>) -> [(any PersistentStore, Set<String>)] {
         persistentStores.compactMap { store in
             if let only = request.affectedStoreIdentifiers, !only.contains(store.identifier) { return nil }
             let held = entities.filter { storeCanHold(store, entity: $0) }

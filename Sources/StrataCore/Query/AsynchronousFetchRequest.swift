@@ -18,12 +18,12 @@
 /// ``BackgroundContext/count(for:)``, ``BackgroundContext/fetch(_:transform:)``) are simpler.
 public struct AsynchronousFetchRequest: Sendable {
     /// The request run; its ``FetchRequest/resultType`` decides what ``AsynchronousFetchResult/finalResult`` holds.
-    public var fetchRequest: FetchRequest
+    public var fetchRequest: FetchRequest<ManagedObject>
     /// Called on the context's queue with the result, or with the error.
     public var completionBlock: (@Sendable (AsynchronousFetchResult) -> Void)?
 
     /// Creates an asynchronous request for `fetchRequest`.
-    public init(fetchRequest: FetchRequest, completionBlock: (@Sendable (AsynchronousFetchResult) -> Void)? = nil) {
+    public init(fetchRequest: FetchRequest<ManagedObject>, completionBlock: (@Sendable (AsynchronousFetchResult) -> Void)? = nil) {
         self.fetchRequest = fetchRequest
         self.completionBlock = completionBlock
     }
@@ -98,17 +98,17 @@ extension BackgroundContext {
     }
 
     /// Fetches on the context's queue and returns the matching objects' IDs.
-    public func fetchObjectIDs(_ request: FetchRequest) async throws -> [ManagedObjectID] {
+    public func fetchObjectIDs<Result>(_ request: FetchRequest<Result>) async throws -> [ManagedObjectID] {
         try await perform { try $0.fetchObjectIDs(request) }
     }
 
     /// Fetches on the context's queue and returns the dictionaries (they are `Sendable`).
-    public func fetchDictionaries(_ request: FetchRequest) async throws -> [FetchedDictionary] {
+    public func fetchDictionaries<Result>(_ request: FetchRequest<Result>) async throws -> [FetchedDictionary] {
         try await perform { try $0.fetchDictionaries(request) }
     }
 
     /// Counts on the context's queue.
-    public func count(for request: FetchRequest) async throws -> Int {
+    public func count<Result>(for request: FetchRequest<Result>) async throws -> Int {
         try await perform { try $0.count(for: request) }
     }
 
@@ -117,8 +117,8 @@ extension BackgroundContext {
     /// ```swift
     /// let names = try await background.fetch(request) { try $0.value(forKey: "name") as? String ?? "" }
     /// ```
-    public func fetch<T: Sendable>(
-        _ request: FetchRequest, transform: @escaping @Sendable (ManagedObject) throws -> T
+    public func fetch<Result, T: Sendable>(
+        _ request: FetchRequest<Result>, transform: @escaping @Sendable (Result) throws -> T
     ) async throws -> [T] {
         try await perform { context in try context.fetch(request).map(transform) }
     }

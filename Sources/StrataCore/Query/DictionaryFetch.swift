@@ -50,7 +50,7 @@ struct DictionaryFetch {
     /// Checks `request` against `model`.
     ///
     /// - Throws: ``FetchRequestError`` naming the property or expression at fault.
-    init(_ request: FetchRequest, model: ManagedObjectModel) throws {
+    init(_ request: FetchRequest<ManagedObject>, model: ManagedObjectModel) throws {
         guard let entity = model.entitiesByName[request.entityName] else {
             throw ObjectError.unknownEntity(request.entityName)
         }

@@ -10,20 +10,30 @@ public enum FetchRequestResultType: Sendable, Hashable, CaseIterable {
     case count
 }
 
-/// A description of objects to fetch: entity, predicate, order, range, and what to return.
+/// A description of objects to fetch: entity, predicate, order, range, and what to return
+/// (Core Data's `NSFetchRequest<ResultType>`).
+///
+/// `Result` is the class of the objects a fetch returns. A request made with an entity name
+/// alone is a `FetchRequest<ManagedObject>`; one made for a subclass fetches that subclass's
+/// ``ManagedObject/entityName`` and returns its instances, and a fetch that finds an object of
+/// another class throws ``FetchRequestError/resultClassMismatch(entity:expected:found:)``
+/// rather than leaving it out:
 ///
 /// ```swift
-/// var request = FetchRequest(entityName: "Student")
+/// var request = FetchRequest(entityName: "Student")          // FetchRequest<ManagedObject>
 /// request.predicate = try ObjectPredicate(format: "id = %@", 1)
 /// request.sortDescriptors = [ObjectSortDescriptor(key: "id")]
-/// let students = try context.fetch(request)
+/// let students = try context.fetch(request)                  // [ManagedObject]
+///
+/// let recent = FetchRequest<Mood>(sortDescriptors: [try ObjectSortDescriptor(\Mood.date, order: .reverse)])
+/// let moods = try context.fetch(recent)                      // [Mood]
 /// ```
 ///
 /// The typed methods of ``ManagedObjectContext`` say what they return (``ManagedObjectContext/fetch(_:)``,
 /// ``ManagedObjectContext/fetchObjectIDs(_:)``, ``ManagedObjectContext/fetchDictionaries(_:)``,
 /// ``ManagedObjectContext/count(for:)``, ``ManagedObjectContext/fetchBatched(_:)``);
 /// ``ManagedObjectContext/execute(_:)`` returns what ``resultType`` asks for. See `docs/fetching.md`.
-public struct FetchRequest: Sendable, Hashable {
+public struct FetchRequest<Result: ManagedObject>: Sendable, Hashable {
     /// The entity fetched.
     public var entityName: String
     /// The condition objects must meet; nil fetches every object.
@@ -69,13 +79,50 @@ public struct FetchRequest: Sendable, Hashable {
     /// inserted or deleted, are left as they are, their changes unlost.
     public var shouldRefreshRefetchedObjects: Bool
 
-    /// Creates a request for every object of `entityName`.
+    /// Creates a request for every object of `entityName` (by default the entity of `Result`,
+    /// its ``ManagedObject/entityName``).
     public init(
-        entityName: String,
+        entityName: String = Result.entityName,
         predicate: ObjectPredicate? = nil,
         sortDescriptors: [ObjectSortDescriptor] = [],
         fetchLimit: Int = 0,
-        fetchOffset: Int = 0
+        fetchOffset: Int = 0,
+        as type: Result.Type = Result.self
+    ) {
+        self.init(uncheckedEntityName: entityName, predicate: predicate, sortDescriptors: sortDescriptors,
+                  fetchLimit: fetchLimit, fetchOffset: fetchOffset)
+    }
+
+    /// The request with every setting kept and another result class.
+    public func retyped<Other: ManagedObject>(as type: Other.Type = Other.self) -> FetchRequest<Other> {
+        var other = FetchRequest<Other>(uncheckedEntityName: entityName, predicate: predicate,
+                                        sortDescriptors: sortDescriptors, fetchLimit: fetchLimit, fetchOffset: fetchOffset)
+        other.fetchBatchSize = fetchBatchSize
+        other.includesSubentities = includesSubentities
+        other.includesPendingChanges = includesPendingChanges
+        other.returnsObjectsAsFaults = returnsObjectsAsFaults
+        other.includesPropertyValues = includesPropertyValues
+        other.affectedStoreIdentifiers = affectedStoreIdentifiers
+        other.resultType = resultType
+        other.propertiesToFetch = propertiesToFetch
+        other.propertiesToGroupBy = propertiesToGroupBy
+        other.havingPredicate = havingPredicate
+        other.returnsDistinctResults = returnsDistinctResults
+        other.relationshipKeyPathsForPrefetching = relationshipKeyPathsForPrefetching
+        return other
+    }
+
+    /// The same request returning plain ``ManagedObject``s: what requests of every class go
+    /// through inside a context.
+    public var untyped: FetchRequest<ManagedObject> { retyped() }
+
+    /// The designated initializer, every other setting at its default.
+    init(
+        uncheckedEntityName entityName: String,
+        predicate: ObjectPredicate?,
+        sortDescriptors: [ObjectSortDescriptor],
+        fetchLimit: Int,
+        fetchOffset: Int
     ) {
         self.entityName = entityName
         self.predicate = predicate
@@ -100,5 +147,20 @@ public struct FetchRequest: Sendable, Hashable {
     /// Restricts the request to `stores` (Core Data's `affectedStores`); nil searches every store.
     public mutating func setAffectedStores(_ stores: [any PersistentStore]?) {
         affectedStoreIdentifiers = stores?.map(\.identifier)
+    }
+}
+
+extension FetchRequest where Result == ManagedObject {
+    /// Creates a request for every object of `entityName`, returning plain ``ManagedObject``s
+    /// (or instances of the class registered for the entity, as `ManagedObject`).
+    public init(
+        entityName: String,
+        predicate: ObjectPredicate? = nil,
+        sortDescriptors: [ObjectSortDescriptor] = [],
+        fetchLimit: Int = 0,
+        fetchOffset: Int = 0
+    ) {
+        self.init(uncheckedEntityName: entityName, predicate: predicate, sortDescriptors: sortDescriptors,
+                  fetchLimit: fetchLimit, fetchOffset: fetchOffset)
     }
 }

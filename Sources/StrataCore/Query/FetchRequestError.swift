@@ -32,6 +32,13 @@ public enum FetchRequestError: Error, Sendable, Hashable, CustomStringConvertibl
     /// to sort by.
     case toManySortKey(entity: String, key: String, relationship: String)
 
+    /// A typed fetch found an object whose class is not the request's result class (the class
+    /// was not registered for the entity, or a sub-entity's class is not a subclass of it).
+    case resultClassMismatch(entity: String, expected: String, found: String)
+    /// A key path of a Swift property that the class does not name in its
+    /// ``ModelKeyPaths/modelKeyPaths``.
+    case unnamedKeyPath(type: String, keyPath: String)
+
     /// One line that says what is wrong and where.
     public var description: String {
         switch self {
@@ -53,6 +60,10 @@ public enum FetchRequestError: Error, Sendable, Hashable, CustomStringConvertibl
         case .cancelled: "the asynchronous fetch was cancelled"
         case let .mismatchedComparison(entity, key, keyType, predicate, found):
             "entity '\(entity)': '\(predicate)' compares '\(key)' (\(keyType)) with \(found), which it never matches"
+        case let .resultClassMismatch(entity, expected, found):
+            "entity '\(entity)': a fetch of \(expected) found an object of class \(found) (register \(expected) or a subclass for the entity)"
+        case let .unnamedKeyPath(type, keyPath):
+            "\(type) names no model key for the key path \(keyPath) (add it to \(type).modelKeyPaths)"
         case let .toManySortKey(entity, key, relationship):
             "entity '\(entity)': cannot sort by '\(key)': '\(relationship)' is a to-many relationship, with no one value to sort by"
         }

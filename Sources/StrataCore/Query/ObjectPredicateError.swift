@@ -12,6 +12,9 @@ public enum ObjectPredicateError: Error, Sendable, Hashable, CustomStringConvert
     case unboundVariable(String)
     /// A `MATCHES` pattern is not a valid regular expression.
     case invalidRegularExpression(String)
+    /// A part of a Foundation `#Predicate` has no equivalent in a Strata predicate:
+    /// `expression` names it (`Arithmetic`, `KeyPath \Mood.<computed …>`), `reason` says why.
+    case untranslatable(expression: String, reason: String)
 
     /// One line saying what is wrong and where.
     public var description: String {
@@ -24,6 +27,7 @@ public enum ObjectPredicateError: Error, Sendable, Hashable, CustomStringConvert
             "predicate '\(format)', column \(column): argument must be \(expected)"
         case .unboundVariable(let name): "predicate variable $\(name) has no value"
         case .invalidRegularExpression(let pattern): "'\(pattern)' is not a valid regular expression"
+        case let .untranslatable(expression, reason): "#Predicate: cannot translate \(expression): \(reason)"
         }
     }
 }

@@ -60,6 +60,20 @@ public struct ObjectSortDescriptor: Sendable, Hashable, CustomStringConvertible 
         self.comparison = comparison
     }
 
+    /// Creates a sort descriptor from the key path of a property of a class that names its
+    /// model keys (``ModelKeyPaths``), in Foundation's `SortOrder`.
+    ///
+    /// ```swift
+    /// let newestFirst = try ObjectSortDescriptor(\Mood.date, order: .reverse)
+    /// ```
+    ///
+    /// - Throws: ``FetchRequestError/unnamedKeyPath(type:keyPath:)`` when `Root` does not name
+    ///   the key path.
+    public init<Root: ModelKeyPaths, Value>(_ keyPath: KeyPath<Root, Value>, order: SortOrder = .forward,
+                                            comparison: Comparison = .standard) throws {
+        self.init(key: try Root.modelKey(for: keyPath), ascending: order == .forward, comparison: comparison)
+    }
+
     /// Creates a sort descriptor from a Core Data comparison selector name (`"compare:"`,
     /// `"caseInsensitiveCompare:"`, `"localizedCompare:"`, `"localizedCaseInsensitiveCompare:"`,
     /// `"localizedStandardCompare:"`); the localized ones use `locale` (by default the current one,

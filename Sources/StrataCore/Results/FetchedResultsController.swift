@@ -23,7 +23,7 @@ import Foundation
 /// Like its context, a controller is confined to the context's queue.
 public final class FetchedResultsController<ResultType: ManagedObject>: FetchedResultsControlling {
     /// The request fetched.
-    public let fetchRequest: FetchRequest
+    public let fetchRequest: FetchRequest<ManagedObject>
     /// The key path whose value names each object's section; nil for one section.
     public let sectionNameKeyPath: String?
     /// The name of the cache on disk; nil for none.
@@ -55,7 +55,7 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
     var liveUpdate: ((ResultsSnapshot, ResultsDifference) -> Void)?
 
     /// Creates a controller; nothing is fetched until ``performFetch()``.
-    public init(fetchRequest: FetchRequest, managedObjectContext: ManagedObjectContext,
+    public init(fetchRequest: FetchRequest<ManagedObject>, managedObjectContext: ManagedObjectContext,
                 sectionNameKeyPath: String? = nil, cacheName: String? = nil) {
         self.fetchRequest = fetchRequest
         self.sectionNameKeyPath = sectionNameKeyPath
@@ -64,7 +64,7 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
     }
 
     /// A controller that holds its context weakly (for a live query the context keeps).
-    init(weaklyHeld context: ManagedObjectContext, fetchRequest: FetchRequest, sectionNameKeyPath: String?) {
+    init(weaklyHeld context: ManagedObjectContext, fetchRequest: FetchRequest<ManagedObject>, sectionNameKeyPath: String?) {
         self.fetchRequest = fetchRequest
         self.sectionNameKeyPath = sectionNameKeyPath
         self.cacheName = nil

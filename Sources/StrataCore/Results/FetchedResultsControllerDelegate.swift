@@ -4,7 +4,7 @@ import Foundation
 /// result class.
 public protocol FetchedResultsControlling: AnyObject {
     /// The request the controller fetches.
-    var fetchRequest: FetchRequest { get }
+    var fetchRequest: FetchRequest<ManagedObject> { get }
     /// The context the controller follows.
     var managedObjectContext: ManagedObjectContext { get }
     /// The sections, in order.

@@ -27,7 +27,7 @@ extension ManagedObjectContext {
     /// goes away. Changes that leave the result as it was yield nothing.
     ///
     /// - Throws: what ``FetchedResultsController/performFetch()`` throws.
-    public func changes(for request: FetchRequest, sectionNameKeyPath: String? = nil) throws -> AsyncStream<FetchedResultsUpdate> {
+    public func changes(for request: FetchRequest<ManagedObject>, sectionNameKeyPath: String? = nil) throws -> AsyncStream<FetchedResultsUpdate> {
         checkQueue()
         let controller = FetchedResultsController<ManagedObject>(weaklyHeld: self, fetchRequest: request,
                                                                  sectionNameKeyPath: sectionNameKeyPath)

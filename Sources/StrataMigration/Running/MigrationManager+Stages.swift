@@ -47,7 +47,7 @@ extension MigrationManager {
     /// The fetch of the source objects of a mapping: its source entity's own objects (not its
     /// subentities', which have mappings of their own) matching the filter predicate; `nil`
     /// for a mapping that takes none (added or removed entities).
-    private func sourceRequest(for mapping: EntityMapping) throws(MappingMigrationError) -> FetchRequest? {
+    private func sourceRequest(for mapping: EntityMapping) throws(MappingMigrationError) -> FetchRequest<ManagedObject>? {
         guard let entity = mapping.sourceEntityName, mapping.mappingType != .remove, mapping.mappingType != .add else { return nil }
         if let expression = mapping.sourceExpression, !mapping.generatesSourceExpression {
             throw .expression(entityMapping: mapping.name, property: nil, expression: expression.format,
@@ -66,7 +66,7 @@ extension MigrationManager {
         return request
     }
 
-    private func createInstances(_ mapping: EntityMapping, policy: EntityMigrationPolicy, request: FetchRequest?) throws(MappingMigrationError) {
+    private func createInstances(_ mapping: EntityMapping, policy: EntityMigrationPolicy, request: FetchRequest<ManagedObject>?) throws(MappingMigrationError) {
         currentEntityMapping = mapping
         try guarded(.instanceCreation, mapping.name) { try policy.begin(mapping, with: self) }
         if let request {
