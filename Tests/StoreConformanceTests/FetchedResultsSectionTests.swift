@@ -13,7 +13,7 @@ struct FetchedResultsSectionTests {
         try context.insert("Employee", ["name": name, "level": level, "height": height, "sectionName": section])
     }
 
-    private func controller(_ request: FetchRequest, _ context: ManagedObjectContext,
+    private func controller(_ request: FetchRequest<ManagedObject>, _ context: ManagedObjectContext,
                             _ keyPath: String) -> FetchedResultsController<ManagedObject> {
         FetchedResultsController<ManagedObject>(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: keyPath)
     }
