@@ -56,6 +56,25 @@ struct UniquenessConstraintTests {
         #expect(try codes(coordinator) == ["A-1", "B-7", "C-3"])
     }
 
+    @Test("a new object takes the code of one deleted in the same save", arguments: StoreUnderTest.all)
+    func insertTakesDeletedValue(_ store: StoreUnderTest) throws {
+        let (coordinator, _) = try store.makeCoordinator(model: model())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let old = try context.insertNewObject(forEntityName: "Book")
+        try old.setValue("A-1", forKey: "code")
+        try old.setValue("Dune", forKey: "title")
+        try context.save()
+
+        try context.delete(old)
+        let new = try context.insertNewObject(forEntityName: "Disc")
+        try new.setValue("A-1", forKey: "code")
+        try context.save()
+        #expect(try codes(coordinator) == ["A-1"])
+        let fetched = try ManagedObjectContext(coordinator: coordinator).fetch(FetchRequest(entityName: "Item"))
+        #expect(fetched.map(\.objectID) == [new.objectID])
+        #expect(fetched.first?.entity.name == "Disc")
+    }
+
     @Test("changing only what no constraint covers keeps the constrained values", arguments: StoreUnderTest.all)
     func updateKeepsConstrainedValues(_ store: StoreUnderTest) throws {
         let (coordinator, _) = try store.makeCoordinator(model: model())

@@ -110,6 +110,16 @@ struct SQLiteRowWriter {
         // Clearing the constrained columns of changed rows first lets values move between rows
         // (even swap) within one save.
         var constrained: [String: [String]] = [:]
+        // Rows this save deletes give their values up first too: a new object may take the
+        // unique value of one deleted in the same save.
+        for deletion in request.deleted {
+            let table = try table(deletion.objectID)
+            let columns = constrained[table.name] ?? constrainedColumns(table)
+            constrained[table.name] = columns
+            guard !columns.isEmpty else { continue }
+            try connection.run("UPDATE \(table.name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
+                               [.integer(try key(deletion.objectID))])
+        }
         for snapshot in request.updated {
             let table = try table(snapshot.objectID)
             let columns = constrained[table.name] ?? constrainedColumns(table)
