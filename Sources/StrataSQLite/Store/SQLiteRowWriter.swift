@@ -110,23 +110,15 @@ struct SQLiteRowWriter {
         // Clearing the constrained columns of changed rows first lets values move between rows
         // (even swap) within one save.
         var constrained: [String: [String]] = [:]
-        // Rows this save deletes give their values up first too: a new object may take the
-        // unique value of one deleted in the same save.
-        for deletion in request.deleted {
-            let table = try table(deletion.objectID)
+        // Rows this save deletes give their values up too: a new object may take the unique value
+        // of one deleted in the same save.
+        for id in request.updated.map(\.objectID) + request.deleted.map(\.objectID) {
+            let table = try table(id)
             let columns = constrained[table.name] ?? constrainedColumns(table)
             constrained[table.name] = columns
             guard !columns.isEmpty else { continue }
             try connection.run("UPDATE \(table.name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
-                               [.integer(try key(deletion.objectID))])
-        }
-        for snapshot in request.updated {
-            let table = try table(snapshot.objectID)
-            let columns = constrained[table.name] ?? constrainedColumns(table)
-            constrained[table.name] = columns
-            guard !columns.isEmpty else { continue }
-            try connection.run("UPDATE \(table.name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
-                               [.integer(try key(snapshot.objectID))])
+                               [.integer(try key(id))])
         }
         // Inserted rows are read in place, through the list's buffer: a row taken out of its
         // list, even by index, was copied whole (its ID, values and maps retained and released).
