@@ -109,6 +109,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable, Hashable {
         other.havingPredicate = havingPredicate
         other.returnsDistinctResults = returnsDistinctResults
         other.relationshipKeyPathsForPrefetching = relationshipKeyPathsForPrefetching
+        other.shouldRefreshRefetchedObjects = shouldRefreshRefetchedObjects
         return other
     }
 
