@@ -108,4 +108,41 @@ struct ContextEndTests {
         let reader = seeded.freshContext()
         #expect(try reader.existingObject(with: annID).value(forKey: "salary") as? Double == 5.0)
     }
+
+    @Test("Objects that loaded no relationship, of entities on a cycle, are unusable once their context goes",
+          arguments: StoreUnderTest.all)
+    func unloadedRelationshipsUnusable(store: StoreUnderTest) throws {
+        let (seeded, acmeID) = try seedCompany(store)
+        var context: ManagedObjectContext? = seeded.freshContext()
+        // Fetched with their values, but no to-one or to-many of theirs read as objects.
+        let employees = try #require(try context?.fetch(sortedRequest("Employee")))
+        let acme = try #require(try context?.existingObject(with: acmeID))
+        #expect(try employees.map { try $0.string("name") } == ["Ann", "Bob"])
+        #expect(try acme.string("name") == "Acme")
+        context = nil
+
+        for object in employees + [acme] {
+            #expect(object.managedObjectContext == nil)
+            #expect(throws: ObjectError.objectDeleted(object.objectID)) { try object.value(forKey: "name") }
+        }
+        #expect(throws: ObjectError.objectDeleted(employees[0].objectID)) { try employees[0].value(forKey: "whereIWork") }
+        #expect(throws: ObjectError.objectDeleted(acmeID)) { try acme.value(forKey: "employees") }
+        #expect(throws: ObjectError.objectDeleted(acmeID)) { try acme.setValue("Acme 2", forKey: "name") }
+    }
+
+    @Test("A cycle closed after a fetch is freed when its context goes, among many objects that hold none",
+          arguments: StoreUnderTest.all)
+    func cycleAmongUnloadedObjectsFreed(store: StoreUnderTest) throws {
+        let (seeded, acmeID) = try seedCompany(store)
+        func watch() throws -> Watched {
+            let context = seeded.freshContext()
+            _ = try context.fetch(sortedRequest("Employee"))
+            let acme = try context.existingObject(with: acmeID)
+            // Only Acme and the employees it loads hold others; the fetch loaded them first.
+            let employees = try acme.objects("employees").sorted { try $0.string("name") < $1.string("name") }
+            #expect(try employees[0].value(forKey: "whereIWork") as? ManagedObject === acme)
+            return Watched(first: acme, second: employees[0], third: employees[1])
+        }
+        #expect(try watch().isFreed)
+    }
 }

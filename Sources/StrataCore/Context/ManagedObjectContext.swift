@@ -139,9 +139,11 @@ public final class ManagedObjectContext {
     ///
     /// Ending the link is what cuts the objects loose: each then reads as invalidated, without a
     /// visit. Visited and cut loose one by one are only the changed objects (so that none keeps
-    /// its change) and the objects of entities that can close a cycle of strong references
-    /// (``ManagedObjectModel/entitiesOnReferenceCycles``), so that no cycle outlives the context;
-    /// the others free themselves and what they hold when their last user lets go.
+    /// its change) and, of the entities that can close a cycle of strong references
+    /// (``ManagedObjectModel/entitiesOnReferenceCycles``), the objects that hold others
+    /// (``ManagedObject/holdsObjects``), so that no cycle outlives the context; the others free
+    /// themselves and what they hold when their last user lets go. A fetch that loaded no
+    /// relationship as objects leaves none to visit.
     func letGoOfObjects() {
         objectsLink.end()
         if settledRegistry.count == freedObjects.count {
@@ -152,7 +154,7 @@ public final class ManagedObjectContext {
         let changed = changeLists.all
         changeLists.forgetAll()   // cutting them loose below clears their pending changes
         // Retained while being cut loose: cutting one loose can free another.
-        let cyclic = registry.objects(ofEntities: model.entitiesOnReferenceCycles)
+        let cyclic = registry.objects(ofEntities: model.entitiesOnReferenceCycles, where: \.holdsObjects)
         registry.removeAll()
         for object in changed { object.detach() }
         for object in cyclic { object.detach() }

@@ -136,15 +136,20 @@ struct ObjectRegistry {
     /// Every registered object (strong references, so they stay alive while in use).
     var objects: [ManagedObject] { objects(inTablesOf: { _ in true }) }
 
-    /// The objects of the entities named in `entityNames`, and every object not yet saved
-    /// (held by temporary ID).
-    func objects(ofEntities entityNames: Set<String>) -> [ManagedObject] {
-        objects(inTablesOf: { entityNames.contains($0) })
+    /// The objects of the entities named in `entityNames` that `isChosen` accepts, and every
+    /// object not yet saved (held by temporary ID). `isChosen` is asked without retaining the
+    /// object, so that skipping most of many objects costs a read of each.
+    func objects(ofEntities entityNames: Set<String>, where isChosen: (ManagedObject) -> Bool = { _ in true }) -> [ManagedObject] {
+        objects(inTablesOf: { entityNames.contains($0) }, where: isChosen)
     }
 
-    /// The objects of the entities `includes` accepts, and every object held by temporary ID.
-    private func objects(inTablesOf includes: (String) -> Bool) -> [ManagedObject] {
-        var objects = permanent.values(ofEntities: includes).map { $0.takeUnretainedValue() }
+    /// The objects of the entities `includes` accepts that `isChosen` accepts, and every object
+    /// held by temporary ID.
+    private func objects(inTablesOf includes: (String) -> Bool,
+                         where isChosen: (ManagedObject) -> Bool = { _ in true }) -> [ManagedObject] {
+        var objects = permanent.values(ofEntities: includes, where: { entry in
+            entry._withUnsafeGuaranteedRef { isChosen($0) }
+        }).map { $0.takeUnretainedValue() }
         for entry in temporary.values { objects.append(entry.takeUnretainedValue()) }
         for (_, entry) in temporaryBacklog { objects.append(entry.takeUnretainedValue()) }
         return objects

@@ -146,12 +146,13 @@ struct PrimaryKeyTables<Entry> {
     /// How many values are kept.
     var count: Int { tables.reduce(0) { $0 + $1.count } }
 
-    /// The values kept for the entities `includes` accepts, by entity name.
-    func values(ofEntities includes: (String) -> Bool) -> [Entry] {
+    /// The values kept for the entities `includes` accepts, by entity name, that `isChosen`
+    /// accepts.
+    func values(ofEntities includes: (String) -> Bool, where isChosen: (Entry) -> Bool = { _ in true }) -> [Entry] {
         var values: [Entry] = []
         for (_, indexes) in tableIndexes {
             for (entity, index) in indexes where includes(entity) {
-                for value in tables[index].entries { values.append(value) }
+                for value in tables[index].entries where isChosen(value) { values.append(value) }
             }
         }
         return values

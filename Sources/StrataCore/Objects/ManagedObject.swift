@@ -105,6 +105,12 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
         _modify { yield &relationships().unresolvedToMany }
     }
 
+    /// Whether the object holds other objects (a to-one destination or a to-many loaded as
+    /// objects): only such an object can be part of a cycle of strong references.
+    final var holdsObjects: Bool {
+        !toOneValues.isEmpty || relationshipState?.toManyValues.isEmpty == false
+    }
+
     /// The object's ``relationshipState``, made if it has none yet.
     @inline(__always)
     final func relationships() -> RelationshipState {

@@ -110,11 +110,14 @@ package struct RecentScopes {
     }
 
     /// The scope of `entityName` in the store: one of the two used last, else the interned one.
-    /// Inlined into its callers, which make an ID a row.
+    /// Inlined into its callers, which make an ID a row. Only entity names are compared: both
+    /// scopes kept were interned for ``storeIdentifier``, whose bytes they hold (a store's
+    /// identifier is a long string, which a copy of it would make compare byte by byte for
+    /// every ID).
     @inlinable @inline(__always)
     package mutating func scope(of entityName: String) -> ObjectIDScope {
-        if let recent, recent.isExactly(entityName, storeIdentifier) { return recent }
-        if let earlier, earlier.isExactly(entityName, storeIdentifier) {
+        if let recent, ObjectIDScope.exactly(recent.entityName, entityName) { return recent }
+        if let earlier, ObjectIDScope.exactly(earlier.entityName, entityName) {
             swap(&recent, &self.earlier)
             return earlier
         }
