@@ -44,12 +44,12 @@ struct SQLToManyTranslationTests {
     @Test("aggregates of other types go through the evaluator's reduction in SQL")
     func aggregateFunctions() throws {
         let fixture = try FixtureStore()
-        for (entity, format, function) in [("Company", "employees.@avg.height > 1.7", "strata_avg"),
+        for (entity, format, function) in [("Company", "employees.@avg.height > 1.7", "strata_double_avg"),
                                            ("Person", "pets.@max.name == 'Tom'", "strata_max"),
                                            ("Company", "employees.@sum.salary > 13500", "strata_sum"),
                                            ("Person", "tasks.@max.due > CAST(3500, 'NSDate')", "strata_max"),
                                            ("Person", "tasks.@avg.priority > 2.5", "strata_avg"),
-                                           ("Company", "employees.@sum.height == 0", "strata_sum")] {
+                                           ("Company", "employees.@sum.height == 0", "strata_double_sum")] {
             let plan = try plan(fixture, entity, format)
             #expect(plan.residual == nil && plan.select.sql.contains(function + "("), "\(format): \(plan.notes)")
             try fixture.base.expectSame(fixture.base.request(entity, plan.residual ?? (try ObjectPredicate(format: format))), format)
@@ -59,8 +59,8 @@ struct SQLToManyTranslationTests {
     @Test("a value computed per row that may be nil is computed once, for the nil check and the comparison alike")
     func computedOnce() throws {
         let fixture = try FixtureStore()
-        for (entity, format, function) in [("Company", "employees.@avg.height > 1.7", "strata_avg("),
-                                           ("Company", "NOT employees.@avg.height > 1.7", "strata_avg("),
+        for (entity, format, function) in [("Company", "employees.@avg.height > 1.7", "strata_double_avg("),
+                                           ("Company", "NOT employees.@avg.height > 1.7", "strata_double_avg("),
                                            ("Person", "pets.@max.legs == nil", "max("),
                                            ("Person", "pets.@avg.legs != 3", "CAST(sum("),
                                            ("Person", "tasks[LAST].priority > 3", "LIMIT 1 OFFSET ?")] {

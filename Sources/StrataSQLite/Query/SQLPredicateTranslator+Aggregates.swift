@@ -11,8 +11,8 @@ import Foundation
 ///
 /// | operator | SQL's own | ``SQLQueryAggregates`` | in memory |
 /// |---|---|---|---|
-/// | `@sum` | Integer 16, 32, Boolean: `coalesce(sum(v), 0)` | Double, Float, Decimal | Integer 64 (an overflow turns the evaluator's sum into a Double), others (it throws) |
-/// | `@avg` | Integer 16, 32, Boolean: `CAST(sum(v) AS REAL) / count(v)` | Integer 64, Double, Float, Decimal | others (it throws) |
+/// | `@sum` | Integer 16, 32, Boolean: `coalesce(sum(v), 0)` | Decimal (Double, Float: ``SQLRunningDoubleAggregates``) | Integer 64 (an overflow turns the evaluator's sum into a Double), others (it throws) |
+/// | `@avg` | Integer 16, 32, Boolean: `CAST(sum(v) AS REAL) / count(v)` | Integer 64, Decimal (Double, Float: ``SQLRunningDoubleAggregates``) | others (it throws) |
 /// | `@min`, `@max` | Integers, Boolean: `min(v)`, `max(v)` | Double, Float, Decimal, Date, String, Binary, UUID, URI | transformable |
 ///
 /// SQL's `sum()` is not used for doubles: SQLite ≥ 3.43 compensates the rounding, NaN and −0.0
@@ -53,7 +53,9 @@ extension SQLPredicateTranslator {
             default:
                 throw Untranslatable("\(operation) of \(value.type.rawValue) values")
             }
-            guard let function = SQLQueryAggregates.function(operation) else { throw Untranslatable("the operator \(operation)") }
+            guard let function = SQLRunningDoubleAggregates.function(operation, of: value.type) ?? SQLQueryAggregates.function(operation) else {
+                throw Untranslatable("the operator \(operation)")
+            }
             reduced = "\(function)(\(SQLValueType.code(value.type)), " + v + ")"
             (type, isOptional) = (resultType, operation != "@sum")
         }

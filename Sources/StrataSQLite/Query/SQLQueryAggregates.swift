@@ -13,9 +13,9 @@ import Foundation
 ///
 /// Each decodes every value as the row reader does (`type` is the attribute's ``SQLValueType``
 /// code), leaves nil out, and reduces the values with the evaluator itself (a key path ending in
-/// the operator, over the list), so sums of doubles add in the order SQLite hands the rows (the
-/// foreign key's index: by `Z_PK`, the order the store reads a to-many in), NaN is a NaN and
-/// decimals add as decimals. The result is encoded as a column value
+/// the operator, over the list), so NaN is a NaN and decimals add as decimals. `@sum` and `@avg`
+/// of doubles and floats go through ``SQLRunningDoubleAggregates`` instead, which add in the
+/// same order without keeping the values. The result is encoded as a column value
 /// (``SQLiteValueCoding``): a NaN or −0.0 as the BLOB the translator's comparisons expect.
 enum SQLQueryAggregates {
     static let sumFunction = "strata_sum"
@@ -50,12 +50,6 @@ enum SQLQueryAggregates {
     final class Values {
         var items: [Any] = []
         var failure: String?
-        /// While every value is a Double (or Float) stored as a REAL: their number and their sum
-        /// added in order from 0.0, which is what the evaluator's `@sum` of doubles computes;
-        /// `items` then holds nothing. At the first other value, they move to `items`.
-        var doubles: [Double] = []
-        var doubleTotal = 0.0
-        var onlyDoubles = true
     }
 
     /// The group's values, made at the first row (`create`), or nil when there is none.
@@ -85,22 +79,6 @@ enum SQLQueryAggregates {
             values.failure = "bad type code"
             return
         }
-        if values.onlyDoubles, type == .double || type == .float {
-            switch sqlite3_value_type(arguments?[1]) {
-            case SQLITE_NULL: return
-            case SQLITE_FLOAT:
-                let stored = sqlite3_value_double(arguments?[1])
-                let value = type == .float ? Double(Float(stored)) : stored
-                values.doubles.append(value)
-                values.doubleTotal += value
-                return
-            default:
-                values.onlyDoubles = false
-                values.items = values.doubles.map { $0 as Any }
-            }
-        } else if values.onlyDoubles {
-            values.onlyDoubles = false
-        }
         do {
             let value = try SQLValueType.decode(SQLQueryFunctions.value(arguments?[1]), as: type)
             if let swift = value.swiftValue { values.items.append(swift) }
@@ -113,26 +91,6 @@ enum SQLQueryAggregates {
         let values = takeValues(context)
         if let failure = values?.failure {
             sqlite3_result_error(context, failure, -1)
-            return
-        }
-        if let values, values.onlyDoubles, operation != "@sum", operation != "@avg" {
-            values.items = values.doubles.map { $0 as Any }
-        } else if let values, values.onlyDoubles {
-            if values.doubles.isEmpty {
-                // The evaluator's sum of none is the integer 0; the average of none is nil.
-                operation == "@sum" ? sqlite3_result_int64(context, 0) : sqlite3_result_null(context)
-                return
-            }
-            let result = operation == "@sum" ? values.doubleTotal : values.doubleTotal / Double(values.doubles.count)
-            if result.isNaN || (result == 0 && result.sign == .minus) {
-                let blob = SQLiteValueCoding.encode(.double(result))
-                if case .blob(let data) = blob {
-                    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-                    data.withUnsafeBytes { sqlite3_result_blob(context, $0.baseAddress, Int32($0.count), transient) }
-                    return
-                }
-            }
-            sqlite3_result_double(context, result)
             return
         }
         let reduced: Any?

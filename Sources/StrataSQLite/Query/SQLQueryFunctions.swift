@@ -48,6 +48,7 @@ enum SQLQueryFunctions {
             guard result == SQLITE_OK else { throw connection.lastError(sql: nil, code: result) }
         }
         try SQLQueryAggregates.register(on: connection)
+        try SQLRunningDoubleAggregates.register(on: connection)
         let collations: [(String, @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32)] = [
             (standardCollation, standardCollationCallback), (caseInsensitiveCollation, caseInsensitiveCollationCallback),
         ]
