@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -13,7 +13,9 @@ let package = Package(
         .library(name: "StrataModelFiles", targets: ["StrataModelFiles"]),
         .library(name: "StrataJSON", targets: ["StrataJSON"]),
         .library(name: "StrataMigration", targets: ["StrataMigration"]),
+        .library(name: "StrataCodegen", targets: ["StrataCodegen"]),
         .executable(name: "strata", targets: ["StrataCLI"]),
+        .plugin(name: "StrataCodegenPlugin", targets: ["StrataCodegenPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
@@ -47,11 +49,16 @@ let package = Package(
         ),
         // Mapping models: Xcode's `.xcmappingmodel` bundles (themselves Core Data XML stores).
         .target(name: "StrataMigration", dependencies: ["StrataCore", "StrataXML", "StrataModelFiles"]),
+        // Swift classes for a model's entities: `strata codegen` and the build-tool plugin.
+        .target(name: "StrataCodegen", dependencies: ["StrataCore", "StrataModelFiles"]),
+        // Runs `strata codegen` for every model of a target as it builds.
+        .plugin(name: "StrataCodegenPlugin", capability: .buildTool(), dependencies: ["StrataCLI"],
+                path: "Plugins/StrataCodegen"),
         // The `strata` command line tool.
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataJSON", "StrataMigration",
+                "Strata", "StrataJSON", "StrataMigration", "StrataCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Collections", package: "swift-collections"),
             ]
@@ -99,7 +106,8 @@ let package = Package(
             dependencies: ["Strata", "StrataJSON", "StrataTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "StrataCLITests", dependencies: ["StrataJSON", "StrataTestSupport", "StrataCLI"]),
+        .testTarget(name: "StrataCLITests", dependencies: ["StrataJSON", "StrataTestSupport", "StrataCLI", "StrataCodegen"]),
+        .testTarget(name: "StrataCodegenTests", dependencies: ["StrataCodegen", "StrataModelFiles"]),
         // Saves in a loop until killed (checkpointing an SQLite store's log meanwhile, on request):
         // the crash-safety test kills it at random moments.
         .executableTarget(

@@ -7,10 +7,10 @@ import Strata
 struct StrataTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
-        abstract: "Inspect, convert, export, import, validate, query and check Strata and Core Data stores, and extract their models.",
+        abstract: "Inspect, convert, export, import, validate, query and check Strata and Core Data stores, extract their models, and write Swift classes for models.",
         version: StrataVersion.current,
         subcommands: [Inspect.self, ConvertStore.self, Migrate.self, Export.self, Import.self, Validate.self, Query.self, ModelCommand.self,
-                      Check.self]
+                      Check.self, Codegen.self]
     )
 
     /// Runs the command line. Exit status: 0 success (help and `--version` included, printed on

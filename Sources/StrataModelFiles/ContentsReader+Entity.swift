@@ -9,6 +9,9 @@ extension ContentsReader {
             ignored: Vocabulary.entityIgnored, unsupported: Vocabulary.entityUnsupported)
         let name = try required("name", of: node)
         entityLines[name] = node.line
+        if let setting = node.attributes["codeGenerationType"].flatMap(EntityCodeGeneration.init(rawValue:)) {
+            codeGeneration[name] = setting
+        }
 
         var entity = EntityDescription(
             name, parent: node.attributes["parentEntity"], isAbstract: flag("isAbstract", of: node),

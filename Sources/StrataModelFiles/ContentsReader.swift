@@ -11,6 +11,8 @@ struct ContentsReader {
 
     /// Entity name → line of its `<entity>` (the last one, for a duplicate).
     var entityLines: [String: Int] = [:]
+    /// Xcode's code generation setting of each entity that has one (`codeGenerationType`).
+    var codeGeneration: [String: EntityCodeGeneration] = [:]
     /// Entity name → property name → line of its element.
     var propertyLines: [String: [String: Int]] = [:]
     /// Configuration name → line.

@@ -48,7 +48,7 @@ public struct ModelFileReader: Sendable {
         let root = try XMLTree.parse(data, file: file)
         var reader = ContentsReader(file: file)
         let model = try reader.model(from: root)
-        return LoadedModel(model: model, warnings: reader.warnings, file: file)
+        return LoadedModel(model: model, warnings: reader.warnings, file: file, codeGeneration: reader.codeGeneration)
     }
 
     /// A one-line reason for a Foundation error.

@@ -161,4 +161,37 @@ extension ManagedObject {
             preconditionFailure("\(entity.name).\(key): \(error)")
         }
     }
+
+    /// The destinations of the unordered to-many `key` as `T`s, for the typed properties of
+    /// subclasses: `var tags: Set<Tag> { get { self[toMany: "tags"] } set { … } }`.
+    ///
+    /// A destination that is not a `T` (its class was not registered for its entity) stops the
+    /// program, as ``setTyped(_:forKey:)`` does for a wrong value: a typed property never leaves
+    /// an object out. Empty when the key cannot be read (the object was deleted or its context
+    /// went), as the typed reads of attributes give nil.
+    public subscript<T: ManagedObject>(toMany key: String, as type: T.Type = T.self) -> Set<T> {
+        get {
+            guard let objects = (try? value(forKey: key)) as? Set<ManagedObject> else { return [] }
+            return Set(objects.map { Self.typedDestination($0, as: T.self, key: key, entity: entity.name) })
+        }
+        set { setTyped(Set(newValue.map { $0 as ManagedObject }), forKey: key) }
+    }
+
+    /// The destinations of the ordered to-many `key` as `T`s, in order; the rules of
+    /// ``subscript(toMany:as:)``.
+    public subscript<T: ManagedObject>(orderedToMany key: String, as type: T.Type = T.self) -> [T] {
+        get {
+            guard let objects = (try? value(forKey: key)) as? [ManagedObject] else { return [] }
+            return objects.map { Self.typedDestination($0, as: T.self, key: key, entity: entity.name) }
+        }
+        set { setTyped(newValue.map { $0 as ManagedObject }, forKey: key) }
+    }
+
+    private static func typedDestination<T: ManagedObject>(_ object: ManagedObject, as type: T.Type, key: String, entity: String) -> T {
+        guard let typed = object as? T else {
+            preconditionFailure("\(entity).\(key): \(object.entity.name) object is a \(Swift.type(of: object)), not a \(T.self); "
+                                + "register \(T.self) for entity \(object.entity.name)")
+        }
+        return typed
+    }
 }
