@@ -44,6 +44,7 @@ struct SourceFetchTests {
         let expression = SourceFetch(entityName: "Employee", predicate: "height < 100").expression
         #expect(expression.format == #"FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:", "Employee", "height < 100"), $manager.sourceContext, NO)"#)
         #expect(try Self.migratedNames(run, Self.mapping(source: expression)) == ["E0", "E1", "E4", "E6"])
+        #expect(Self.mapping(source: expression).summary == ["EmployeeToEmployee: Employee → Employee, undefined, source fetch Employee where height < 100"])
         // TRUEPREDICATE takes every object.
         let all = SourceFetch(entityName: "Employee", predicate: "TRUEPREDICATE").expression
         #expect(try Self.migratedNames(run, Self.mapping(source: all)).count == 7)
