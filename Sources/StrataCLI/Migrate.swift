@@ -21,7 +21,7 @@ struct Migrate: ParsableCommand {
     var toVersion: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "A mapping model (.xcmappingmodel) or a folder of them; repeatable. A step whose two versions a mapping model connects runs it, the others are inferred.",
+        "A mapping model (.xcmappingmodel or compiled .cdm) or a folder of them; repeatable. A step whose two versions a mapping model connects runs it, the others are inferred.",
         valueName: "mapping"))
     var mapping: [String] = []
 

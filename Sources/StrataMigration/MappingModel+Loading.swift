@@ -3,7 +3,9 @@ import Foundation
 import StrataModelFiles
 
 extension MappingModel {
-    /// Reads an Xcode mapping model: an `.xcmappingmodel` bundle or its `xcmapping.xml`.
+    /// Reads an Xcode mapping model: an `.xcmappingmodel` bundle or its `xcmapping.xml`, or a
+    /// compiled `.cdm` mapping model (see ``loadCompiled(at:)``; a file is taken for one by its
+    /// extension or by its binary property list header).
     ///
     /// The file is a Core Data XML store (``XcodeMappingStore``); it is read with Xcode's
     /// model of a mapping model and its objects become entity and property mappings, their
@@ -13,11 +15,24 @@ extension MappingModel {
     ///
     /// - Throws: ``MappingModelError`` naming the file (and the object at fault).
     public static func load(at url: URL) throws(MappingModelError) -> MappingModel {
+        if isCompiled(url) { return try loadCompiled(at: url) }
         let document = XcodeMappingStore.documentURL(for: url)
         guard FileManager.default.isReadableFile(atPath: document.path) else {
             throw .unreadable(file: document.path, reason: "no such file, or it cannot be read")
         }
         return try MappingModel(store: XcodeMappingStore.read(at: document), file: document.path)
+    }
+
+    /// Whether `url` is a compiled mapping model: a `.cdm` file, or a file that starts as a
+    /// binary property list does (an `xcmapping.xml` is text).
+    static func isCompiled(_ url: URL) -> Bool {
+        if url.pathExtension.lowercased() == "cdm" { return true }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 6)) ?? Data()
+        return header == Data("bplist".utf8)
     }
 
     /// Builds the mapping model an `xcmapping.xml` store holds (read with

@@ -63,13 +63,22 @@ extension MappingModel {
     }
 
     /// One line per entity mapping: what it does (`MoodToMood: Mood → Mood, transform, policy
-    /// P, filter F`), what a dry run of a mapped step lists.
+    /// P, filter F`, or `source fetch Mood where F` for a custom source fetch), what a dry run of
+    /// a mapped step lists.
     public var summary: [String] {
         entityMappings.map { mapping in
             var line = "\(mapping.name): \(mapping.sourceEntityName ?? "(none)") → \(mapping.destinationEntityName ?? "(none)")"
             line += ", \(mapping.mappingType.xcodeName.lowercased())"
             if let policy = mapping.entityMigrationPolicyClassName { line += ", policy \(policy)" }
-            if let filter = mapping.filterPredicate { line += ", filter \(filter)" }
+            if let expression = mapping.sourceExpression, !mapping.generatesSourceExpression {
+                if let fetch = expression.sourceFetch {
+                    line += ", source fetch \(fetch.entityName)" + (fetch.predicate.map { " where \($0)" } ?? "")
+                } else {
+                    line += ", source \(expression.format)"
+                }
+            } else if let filter = mapping.filterPredicate {
+                line += ", filter \(filter)"
+            }
             return line
         }
     }

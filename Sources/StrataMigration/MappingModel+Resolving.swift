@@ -153,6 +153,9 @@ private struct MappingResolver {
             for argument in arguments { try check(argument, sourceEntity: sourceEntity, fail: fail) }
         case let .builtInFunction(_, arguments):
             for argument in arguments { try check(argument, sourceEntity: sourceEntity, fail: fail) }
+        case let .fetch(request, context, _):
+            try check(request, sourceEntity: sourceEntity, fail: fail)
+            try check(context, sourceEntity: sourceEntity, fail: fail)
         case .constant, .variable, .evaluatedObject, .unsupported:
             break
         }

@@ -105,6 +105,7 @@ struct MappingModelFixtureTests {
         case let .keyPath(base, path): (base == .variable("source") ? [path] : []) + sourceKeyPaths(in: base)
         case let .function(receiver, _, arguments): sourceKeyPaths(in: receiver) + arguments.flatMap(sourceKeyPaths)
         case let .builtInFunction(_, arguments): arguments.flatMap(sourceKeyPaths)
+        case let .fetch(request, context, _): sourceKeyPaths(in: request) + sourceKeyPaths(in: context)
         case .constant, .variable, .evaluatedObject, .unsupported: []
         }
     }

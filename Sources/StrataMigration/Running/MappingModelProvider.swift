@@ -3,7 +3,7 @@ import Foundation
 import StrataModelFiles
 
 /// The mapping models a progressive migration uses where one fits a step: given in code or read
-/// from `.xcmappingmodel` bundles, found for a step by the version hashes of its two models (see
+/// from `.xcmappingmodel` bundles or compiled `.cdm` files, found for a step by the version hashes of its two models (see
 /// ``MappingModel/matches(source:destination:)``) and run by a ``MigrationManager``; a step
 /// that none fits is left to be inferred.
 ///
@@ -31,7 +31,8 @@ public struct MappingModelProvider: MigrationMappingProvider {
     }
 
     /// A provider of the mapping models at `urls`: each an `.xcmappingmodel` bundle (or its
-    /// `xcmapping.xml`), or a folder searched, with its subfolders, for them (in name order).
+    /// `xcmapping.xml`), a compiled `.cdm` mapping model, or a folder searched, with its
+    /// subfolders, for them (in path order).
     ///
     /// - Throws: ``MappingModelError`` naming the file that cannot be read.
     public init(contentsOf urls: [URL], batchSize: Int = 5_000) throws(MappingModelError) {
@@ -42,8 +43,8 @@ public struct MappingModelProvider: MigrationMappingProvider {
         self.init(models, batchSize: batchSize)
     }
 
-    /// The `.xcmappingmodel` bundles at `url`: itself when it is one (or a file), else those in
-    /// the folder and its subfolders, in path order.
+    /// The `.xcmappingmodel` bundles and `.cdm` files at `url`: itself when it is one (or a
+    /// file), else those in the folder and its subfolders, in path order.
     static func mappingModelFiles(at url: URL) throws(MappingModelError) -> [URL] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -54,9 +55,16 @@ public struct MappingModelProvider: MigrationMappingProvider {
             throw .unreadable(file: url.path, reason: "the folder cannot be listed")
         }
         var found: [URL] = []
-        for case let item as URL in enumerator where item.pathExtension == "xcmappingmodel" {
-            found.append(item)
-            enumerator.skipDescendants()
+        for case let item as URL in enumerator {
+            switch item.pathExtension {
+            case "xcmappingmodel":
+                found.append(item)
+                enumerator.skipDescendants()
+            case "cdm":
+                found.append(item)
+            default:
+                break
+            }
         }
         return found.sorted { $0.path < $1.path }
     }

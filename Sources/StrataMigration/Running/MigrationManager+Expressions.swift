@@ -109,6 +109,8 @@ private struct ExpressionScope {
             return try call(receiver, selector, arguments)
         case let .builtInFunction(name, arguments):
             return try BuiltInFunctions.call(name, arguments.map { try value(of: $0) })
+        case .fetch:
+            throw ExpressionFailure(reason: "FETCH is only read as an entity mapping's source expression")
         case .unsupported(let className):
             throw ExpressionFailure(reason: "expressions of class \(className) are not supported")
         }
@@ -167,6 +169,7 @@ private struct ExpressionScope {
         case .date(let value): value
         case .data(let value): value
         case .className(let name): throw ExpressionFailure(reason: "the class \(name) cannot be used without the Objective-C runtime")
+        case .fetchRequest: throw ExpressionFailure(reason: "a fetch request is only read as an entity mapping's source fetch")
         }
     }
 

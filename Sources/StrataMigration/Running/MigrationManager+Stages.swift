@@ -49,14 +49,24 @@ extension MigrationManager {
     /// for a mapping that takes none (added or removed entities).
     private func sourceRequest(for mapping: EntityMapping) throws(MappingMigrationError) -> FetchRequest<ManagedObject>? {
         guard let entity = mapping.sourceEntityName, mapping.mappingType != .remove, mapping.mappingType != .add else { return nil }
+        var filter = mapping.filterPredicate
         if let expression = mapping.sourceExpression, !mapping.generatesSourceExpression {
-            throw .expression(entityMapping: mapping.name, property: nil, expression: expression.format,
-                              reason: "a custom source fetch is not supported; use a filter predicate")
+            // A custom source fetch replaces the filter predicate, as in Core Data.
+            guard let fetch = expression.sourceFetch else {
+                throw .expression(entityMapping: mapping.name, property: nil, expression: expression.format,
+                                  reason: "a custom source fetch must be FETCH(FUNCTION($manager, \"\(SourceFetch.selector)\", "
+                                      + "\"Entity\", \"predicate\"), $manager.sourceContext, NO); use a filter predicate for anything else")
+            }
+            guard fetch.entityName == entity else {
+                throw .expression(entityMapping: mapping.name, property: nil, expression: expression.format,
+                                  reason: "the source fetch is of entity \(fetch.entityName), the mapping's source entity is \(entity)")
+            }
+            filter = fetch.predicate
         }
         var request = FetchRequest(entityName: entity)
         request.includesSubentities = false
         request.fetchBatchSize = max(1, batchSize)
-        if let filter = mapping.filterPredicate {
+        if let filter {
             do {
                 request.predicate = try SourceFilter.fetchPredicate(filter)
             } catch {

@@ -120,142 +120,19 @@ extension CompiledModelWriter {
         !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
     }
 
-    /// An archived `NSExpression`.
+    /// An archived `NSExpression` (see ``KeyedArchiveWriter/expression(_:)``).
     mutating func expression(_ expression: ArchivedExpression) -> PlistValue {
-        switch expression {
-        case .evaluatedObject:
-            return archive.object("NSSelfExpression", ["NSExpressionType": .integer(1)])
-        case .variable(let name):
-            return archive.object("NSVariableExpression", ["NSExpressionType": .integer(2), "NSVariable": archive.string(name)])
-        case .constant(.className(let name)):
-            return archive.object("NSConstantValueExpression", ["NSExpressionType": .integer(0), "NSConstantValueClassName": archive.string(name)])
-        case .constant(let constant):
-            return archive.object("NSConstantValueExpression", ["NSExpressionType": .integer(0), "NSConstantValue": self.constant(constant)])
-        case let .keyPath(base, path):
-            let specifier = archive.object("NSKeyPathSpecifierExpression", ["NSExpressionType": .integer(10), "NSKeyPath": archive.string(path)])
-            return archive.object("NSKeyPathExpression", [
-                "NSExpressionType": .integer(base == .evaluatedObject ? 3 : 4), "NSOperand": self.expression(base),
-                "NSSelectorName": archive.string(path.contains(".") ? "valueForKeyPath:" : "valueForKey:"),
-                "NSArguments": archive.array([specifier], className: "NSMutableArray"),
-            ])
-        case let .builtInFunction(name, arguments):
-            return function(.constant(.className("_NSPredicateUtilities")), selector: arguments.isEmpty ? name : name + ":", arguments)
-        case let .function(receiver, selector, arguments):
-            return function(receiver, selector: selector, arguments)
-        case .unsupported:
-            return archive.object("NSConstantValueExpression", ["NSExpressionType": .integer(0), "NSConstantValue": KeyedArchiveWriter.null])
-        }
+        archive.expression(expression)
     }
 
-    private mutating func function(_ receiver: ArchivedExpression, selector: String, _ arguments: [ArchivedExpression]) -> PlistValue {
-        let operand = expression(receiver)
-        let items = arguments.map { expression($0) }
-        return archive.object("NSFunctionExpression", [
-            "NSExpressionType": .integer(4), "NSOperand": operand, "NSSelectorName": archive.string(selector),
-            "NSArguments": archive.array(items),
-        ])
-    }
-
-    private mutating func constant(_ constant: ArchivedExpression.Constant) -> PlistValue {
-        switch constant {
-        case .null, .className: KeyedArchiveWriter.null
-        case .string(let text): archive.string(text)
-        case .integer(let number): archive.value(.integer(number))
-        case .double(let number): archive.value(.real(number))
-        case .bool(let flag): archive.value(.bool(flag))
-        case .date(let date): archive.object("NSDate", ["NS.time": .real(date.timeIntervalSinceReferenceDate)])
-        case .data(let bytes): archive.value(.data(bytes))
-        }
-    }
-
-    // MARK: Predicates
-
-    /// `left OPERATOR right` as an `NSComparisonPredicate` with the operator class Core Data
-    /// uses for `type` (its `NSPredicateOperatorType`).
+    /// `left OPERATOR right` as an archived `NSComparisonPredicate`.
     mutating func comparison(_ left: ArchivedExpression, type: Int64, _ right: ArchivedExpression,
                              modifier: Int64 = 0, options: Int64 = 0) -> PlistValue {
-        let className = switch type {
-        case 0...3: "NSComparisonPredicateOperator"
-        case 4, 5: "NSEqualityPredicateOperator"
-        case 6: "NSMatchingPredicateOperator"
-        case 7: "NSLikePredicateOperator"
-        case 8: "NSBeginsWithPredicateOperator"
-        case 9: "NSEndsWithPredicateOperator"
-        case 100: "NSBetweenPredicateOperator"
-        default: "NSInPredicateOperator"
-        }
-        var fields: [String: PlistValue] = ["NSOperatorType": .integer(type), "NSModifier": .integer(modifier)]
-        switch className {
-        case "NSComparisonPredicateOperator": fields["NSOptions"] = .integer(options); fields["NSVariant"] = .integer(type)
-        case "NSEqualityPredicateOperator": fields["NSOptions"] = .integer(options); fields["NSNegate"] = .bool(type == 5)
-        case "NSInPredicateOperator": fields["NSFlags"] = .integer(options)
-        default: fields["NSOptions"] = .integer(options)
-        }
-        let operation = archive.object(className, fields)
-        let leftValue = expression(left)
-        let rightValue = expression(right)
-        return archive.object("NSComparisonPredicate", [
-            "NSLeftExpression": leftValue, "NSRightExpression": rightValue, "NSPredicateOperator": operation,
-        ])
+        archive.comparison(left, type: type, right, modifier: modifier, options: options)
     }
 
-    /// A parsed predicate as an archived `NSPredicate`; `nil` when it uses something Strata does
-    /// not archive (a subquery, an aggregate, an element index, an object ID).
+    /// A parsed predicate as an archived `NSPredicate`; `nil` when Strata does not archive it.
     mutating func predicate(_ predicate: ObjectPredicate) -> PlistValue? {
-        switch predicate {
-        case .truePredicate: return archive.object("NSTruePredicate", [:])
-        case .falsePredicate: return archive.object("NSFalsePredicate", [:])
-        case .and(let items), .or(let items):
-            var parts: [PlistValue] = []
-            for item in items {
-                guard let part = self.predicate(item) else { return nil }
-                parts.append(part)
-            }
-            let type: Int64 = if case .and = predicate { 1 } else { 2 }
-            return archive.object("NSCompoundPredicate", ["NSCompoundPredicateType": .integer(type), "NSSubpredicates": archive.array(parts)])
-        case .not(let item):
-            guard let part = self.predicate(item) else { return nil }
-            return archive.object("NSCompoundPredicate", ["NSCompoundPredicateType": .integer(0), "NSSubpredicates": archive.array([part])])
-        case .comparison(let comparison):
-            let types: [ObjectPredicate.Operator: Int64] = [
-                .lessThan: 0, .lessThanOrEqualTo: 1, .greaterThan: 2, .greaterThanOrEqualTo: 3, .equalTo: 4, .notEqualTo: 5,
-                .matches: 6, .like: 7, .beginsWith: 8, .endsWith: 9, .in: 10, .contains: 99, .between: 100,
-            ]
-            guard let type = types[comparison.operation], let left = Self.expression(comparison.left),
-                  let right = Self.expression(comparison.right) else { return nil }
-            var options: Int64 = 0
-            if comparison.options.contains(.caseInsensitive) { options |= 1 }
-            if comparison.options.contains(.diacriticInsensitive) { options |= 2 }
-            let modifier: Int64 = switch comparison.modifier {
-            case .direct: 0
-            case .all: 1
-            case .any, .none: 2
-            }
-            let archived = self.comparison(left, type: type, right, modifier: modifier, options: options)
-            guard comparison.modifier == .none else { return archived }
-            return archive.object("NSCompoundPredicate", ["NSCompoundPredicateType": .integer(0), "NSSubpredicates": archive.array([archived])])
-        }
-    }
-
-    /// A predicate's expression as an archived expression's tree; `nil` for one Strata does not archive.
-    static func expression(_ expression: ObjectExpression) -> ArchivedExpression? {
-        switch expression {
-        case .keyPath(let path): return .keyPath(.evaluatedObject, path)
-        case .evaluatedObject: return .evaluatedObject
-        case .variable(let name): return .variable(name)
-        case .keyPathOf(let base, let path): return Self.expression(base).map { .keyPath($0, path) }
-        case .constant(let value):
-            return switch value {
-            case .null: .constant(.null)
-            case .bool(let flag): .constant(.bool(flag))
-            case .integer(let number): .constant(.integer(number))
-            case .double(let number): .constant(.double(number))
-            case .string(let text): .constant(.string(text))
-            case .date(let date): .constant(.date(date))
-            case .data(let bytes): .constant(.data(bytes))
-            default: nil
-            }
-        case .aggregate, .element, .subquery: return nil
-        }
+        archive.predicate(predicate)
     }
 }

@@ -27,6 +27,10 @@ public indirect enum ArchivedExpression: Sendable, Hashable, CustomStringConvert
     /// One of the expression language's own functions (`now()`, `sum(…)`, `count(…)`), which Core
     /// Data archives as a method of its private `_NSPredicateUtilities` class.
     case builtInFunction(name: String, arguments: [ArchivedExpression])
+    /// `FETCH(request, context, NO)`: the objects a fetch request finds in a context (Core
+    /// Data's `NSFetchRequestExpression`). A mapping model's source expression is one:
+    /// `FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:", "Mood", "rating > 2"), $manager.sourceContext, NO)`.
+    case fetch(request: ArchivedExpression, context: ArchivedExpression, countOnly: Bool)
     /// An archived expression of a class Strata does not model (a subquery, an aggregate, a
     /// ternary…); kept by class name so that the file loads and its user can refuse it by name.
     case unsupported(className: String)
@@ -49,6 +53,9 @@ public indirect enum ArchivedExpression: Sendable, Hashable, CustomStringConvert
         case data(Data)
         /// A class, by name (the receiver of a class method).
         case className(String)
+        /// A fetch request (`NSFetchRequest`): its entity and its predicate in Core Data's
+        /// predicate format (`nil` for none).
+        case fetchRequest(entityName: String, predicate: String?)
     }
 
     /// The expression in Core Data's expression format (the text Xcode's editor shows).
@@ -63,6 +70,8 @@ public indirect enum ArchivedExpression: Sendable, Hashable, CustomStringConvert
             "FUNCTION(" + ([receiver.format, Constant.string(selector).format] + arguments.map(\.format)).joined(separator: ", ") + ")"
         case let .builtInFunction(name, arguments):
             name + "(" + arguments.map(\.format).joined(separator: ", ") + ")"
+        case let .fetch(request, context, countOnly):
+            "FETCH(\(request.format), \(context.format), \(countOnly ? "YES" : "NO"))"
         case .unsupported(let className): "<\(className)>"
         }
     }
@@ -84,6 +93,7 @@ extension ArchivedExpression.Constant {
         case .date(let v): "CAST(\(v.timeIntervalSinceReferenceDate), \"NSDate\")"
         case .data(let v): "<\(v.count) bytes>"
         case .className(let name): "CAST(\"\(name)\", \"Class\")"
+        case let .fetchRequest(entity, predicate): "<NSFetchRequest entity: \(entity); predicate: (\(predicate ?? "TRUEPREDICATE"))>"
         }
     }
 }

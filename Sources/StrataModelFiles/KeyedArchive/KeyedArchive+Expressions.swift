@@ -55,6 +55,15 @@ extension KeyedArchive {
                 return .builtInFunction(name: name, arguments: arguments)
             }
             return .function(receiver: receiver, selector: selector, arguments: arguments)
+        case "NSFetchRequestExpression":
+            // Core Data archives the request under NSFRExpression and the context under
+            // NSMOCExpression. The count-only flag is not read: a mapping model's source
+            // expression, the one place Strata reads these, is never count-only.
+            guard let request = object["NSFRExpression"], let context = object["NSMOCExpression"] else {
+                throw PlistError("a fetch request expression without its request and context")
+            }
+            return .fetch(request: try expression(request, depth: depth + 1),
+                          context: try expression(context, depth: depth + 1), countOnly: false)
         default:
             return .unsupported(className: classes[0])
         }
@@ -73,7 +82,10 @@ extension KeyedArchive {
     }
 
     private func constant(_ value: PlistValue?, depth: Int) throws(PlistError) -> ArchivedExpression.Constant {
-        guard let value, try resolve(value) != nil else { return .null }
+        guard let value, let resolved = try resolve(value) else { return .null }
+        if case .dictionary(let object) = resolved, object["$class"] != nil, try classes(of: object).first == "NSFetchRequest" {
+            return try fetchRequest(object, depth: depth)
+        }
         switch try propertyList(value, depth: depth) {
         case .string(let s): return .string(s)
         case .integer(let i): return .integer(i)
@@ -83,5 +95,20 @@ extension KeyedArchive {
         case .date(let date): return .date(date)
         case .array, .dictionary: throw PlistError("a constant that is a collection cannot be read")
         }
+    }
+
+    /// An archived `NSFetchRequest`: the entity it fetches (`NSEntityName`, or the name of its
+    /// `NSEntity`) and its predicate (`NSPredicate`) in Core Data's format.
+    private func fetchRequest(_ request: [String: PlistValue], depth: Int) throws(PlistError) -> ArchivedExpression.Constant {
+        var entityName = try string("NSEntityName", in: request)
+        if entityName == nil, let entity = request["NSEntity"], let description = try object(entity) {
+            entityName = try string("NSEntityName", in: description)
+        }
+        guard let entityName, !entityName.isEmpty else { throw PlistError("a fetch request that names no entity") }
+        var predicate: String?
+        if let value = request["NSPredicate"], try resolve(value) != nil {
+            predicate = try predicateFormat(value, depth: depth + 1)
+        }
+        return .fetchRequest(entityName: entityName, predicate: predicate)
     }
 }

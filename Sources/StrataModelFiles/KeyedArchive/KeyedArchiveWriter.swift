@@ -110,6 +110,7 @@ package struct KeyedArchiveWriter {
         "NSKeyPathExpression": ["NSFunctionExpression", "NSExpression"],
         "NSKeyPathSpecifierExpression": ["NSExpression"],
         "NSFunctionExpression": ["NSExpression"],
+        "NSFetchRequestExpression": ["NSExpression"],
         "NSVariableExpression": ["NSExpression"],
         "NSSelfExpression": ["NSExpression"],
         "NSAggregateExpression": ["NSExpression"],
