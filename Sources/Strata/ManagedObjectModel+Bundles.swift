@@ -37,9 +37,9 @@ extension ManagedObjectModel {
 
     /// Reads the model at `url`: a compiled `.momd` folder (its current version, named by its
     /// `VersionInfo.plist`) or `.mom` file, or an Xcode `.xcdatamodeld` bundle (its current
-    /// version, as Xcode chooses it: ``ModelBundle/currentVersionName``) or `.xcdatamodel`.
+    /// version, as Xcode chooses it: `ModelBundle.currentVersionName`) or `.xcdatamodel`.
     ///
-    /// - Throws: ``ModelResourceError``, ``ModelFileError`` or ``CompiledModelError`` naming
+    /// - Throws: ``ModelResourceError``, `ModelFileError` or `CompiledModelError` naming
     ///   the file at fault.
     public static func model(contentsOf url: URL) throws -> ManagedObjectModel {
         switch url.pathExtension {

@@ -19,8 +19,8 @@ extension ManagedObjectModel {
     /// - Parameter url: An SQLite store file.
     /// - Returns: The model, or `nil` when the store keeps none (stores written by Strata or by
     ///   Core Data before it kept one).
-    /// - Throws: ``StoreError`` when the file is no readable SQLite database, or
-    ///   ``CompiledModelError`` naming what is wrong with the compiled model.
+    /// - Throws: `StoreError` when the file is no readable SQLite database, or
+    ///   `CompiledModelError` naming what is wrong with the compiled model.
     public static func compiledModel(inStoreAt url: URL) throws -> ManagedObjectModel? {
         guard let content = try SQLiteStore.compiledModelData(at: url) else { return nil }
         return try CompiledModel.model(fromStoreCache: content)
