@@ -1,8 +1,8 @@
 import Foundation
 @_spi(StoreImplementation) import StrataCore
 
-/// The compressed binary store: an ``AtomicStore`` that keeps its graph in one
-/// ``BinaryStoreFormat`` file.
+/// The compressed binary store: an `AtomicStore` that keeps its graph in one
+/// `BinaryStoreFormat` file.
 public enum BinaryStore: Sendable {
     /// Opens or creates a binary store.
     ///

@@ -122,7 +122,7 @@ final class ProgressBar: @unchecked Sendable {
         return true
     }
 
-    /// Runs `work` with the stores' object-by-object reports (``StoreProgress``) shown on the
+    /// Runs `work` with the stores' object-by-object reports (`StoreProgress`) shown on the
     /// bar: reading as a count, writing as a share of the total.
     func showingStoreProgress<T>(_ work: () throws -> T) rethrows -> T {
         guard sink.isTerminal else { return try work() }

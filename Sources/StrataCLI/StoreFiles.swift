@@ -86,7 +86,7 @@ enum StoreFiles {
     }
 
     /// Opens the existing store at `url` (named `store` in messages) read-only with the model
-    /// ``StoreModel/required(modelPath:url:type:store:)`` finds for it.
+    /// `StoreModel/required(modelPath:url:type:store:)` finds for it.
     /// `copying` and `allowLoss` as ``StoreModel/find(modelPath:url:type:store:metadata:copying:allowLoss:)`` takes them.
     static func openForReading(_ url: URL, type: StoreType, modelPath: String?, store: String,
                                copying: Bool = false, allowLoss: Bool = false) throws
@@ -108,7 +108,7 @@ enum StoreFiles {
     }
 
     /// Creates a store of `type` at `output` holding `image`: written under a temporary name in
-    /// the same folder and moved into place at the end (see ``OutputFile/place(_:)``), so the
+    /// the same folder and moved into place at the end (see `OutputFile/place(_:)`), so the
     /// destination is never seen half-written and, without `--force`, never replaced. An SQLite
     /// store gets `compiledModel` (a source store's `Z_MODELCACHE` bytes) in place of the one it
     /// writes of `model`.

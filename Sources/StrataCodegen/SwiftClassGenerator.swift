@@ -4,7 +4,7 @@ import StrataModelFiles
 /// Writes Swift classes for a model's entities: what `strata codegen` and the `StrataCodegen`
 /// build-tool plugin write.
 ///
-/// Which entities get code follows Xcode's per-entity setting (``EntityCodeGeneration``):
+/// Which entities get code follows Xcode's per-entity setting (`EntityCodeGeneration`):
 /// "Class Definition" gets a whole class, "Category/Extension" the properties in an extension of
 /// a class written by hand, and "Manual/None" nothing, unless ``allEntities`` asks for a class
 /// for every entity. Classes are named by the model's class names (`representedClassName`, the
@@ -15,7 +15,7 @@ import StrataModelFiles
 ///   and Booleans that are not optional are plain values (nil reads as 0 or false, as Core
 ///   Data's scalar accessors read it), derived attributes read-only;
 /// - `entityName`, the model keys as constants (`Mood.Keys.date`), the key paths for sorts and
-///   `#Predicate` (``ModelKeyPaths``), and ``Managed`` (`sortedFetchRequest`);
+///   `#Predicate` (`ModelKeyPaths`), and `Managed` (`sortedFetchRequest`);
 /// - a class derives from the class of its parent entity when that class is generated too,
 ///   else from `ManagedObject`.
 ///
@@ -25,7 +25,7 @@ public struct SwiftClassGenerator: Sendable {
     public var model: ManagedObjectModel
     /// The model's name, which names its file of classes (`Moody` gives `MoodyClasses`).
     public var modelName: String
-    /// Xcode's setting of each entity (``LoadedModel/codeGeneration``).
+    /// Xcode's setting of each entity (`LoadedModel/codeGeneration`).
     public var codeGeneration: [String: EntityCodeGeneration]
     /// Whether entities set to "Manual/None" get a class too.
     public var allEntities: Bool

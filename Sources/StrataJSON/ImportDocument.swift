@@ -2,7 +2,7 @@ import Collections
 import Foundation
 @_spi(StoreImplementation) import StrataCore
 
-/// Reads a `strata-export` document into a ``StoreImage`` for a model, checking all of it first.
+/// Reads a `strata-export` document into a `StoreImage` for a model, checking all of it first.
 ///
 /// Every unknown entity or key, type mismatch, duplicate or dangling ref is reported with its
 /// JSON path; the image is returned only when there is none. Refs of the form `<Entity>/p<N>`

@@ -4,7 +4,7 @@ import StrataModelFiles
 /// mapping's source expression (Core Data's `NSExpression`), as a tree.
 ///
 /// Xcode archives these with `NSKeyedArchiver`; ``MappingModel/load(at:)`` reads the archive
-/// into this tree, which is the ``ArchivedExpression`` compiled models use too:
+/// into this tree, which is the `ArchivedExpression` compiled models use too:
 ///
 /// ```swift
 /// let expression = MappingExpression.keyPath(.variable("source"), "continent.numericISO3166Code")

@@ -46,6 +46,6 @@ public struct PropertyMapping: Sendable, Hashable {
         self.sourceMappingName = sourceMappingName
     }
 
-    /// The value expression in Core Data's expression format (``MappingExpression/format``).
+    /// The value expression in Core Data's expression format (`MappingExpression.format`).
     public var valueExpressionFormat: String? { valueExpression?.format }
 }

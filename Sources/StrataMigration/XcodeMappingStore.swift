@@ -37,7 +37,7 @@ public enum XcodeMappingStore {
 
     /// Xcode's model of a mapping model document.
     ///
-    /// - Throws: nothing in practice (the model is fixed); ``ModelError`` if it were inconsistent.
+    /// - Throws: nothing in practice (the model is fixed); `ModelError` if it were inconsistent.
     ///
     /// Every flag below is fixed by the version hashes Xcode records (see the type's
     /// discussion): the four `XDDevMappingModel` attributes are required, every other attribute

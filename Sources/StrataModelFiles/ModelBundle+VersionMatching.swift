@@ -25,7 +25,7 @@ extension ModelBundle {
 }
 
 extension ModelBundle {
-    /// Every version as a ``ModelVersion``, in natural order: the chain a migration goes through
+    /// Every version as a `ModelVersion`, in natural order: the chain a migration goes through
     /// (`Model`, `Model 2`, …), up to and including the current version.
     public var versionChain: [ModelVersion] {
         let names = versionNames

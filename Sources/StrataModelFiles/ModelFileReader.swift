@@ -2,7 +2,7 @@ import Foundation
 import StrataCore
 
 /// Reads one Xcode model `contents` file (the XML inside an `.xcdatamodel` folder) into a
-/// ``ManagedObjectModel``.
+/// `ManagedObjectModel`.
 ///
 /// What is read and how it maps is in `docs/model-files.md`. Elements and attributes the reader
 /// does not know, and features Strata does not model, are skipped with a ``ModelFileWarning``;

@@ -1,7 +1,7 @@
 import Foundation
 import StrataCore
 
-/// Writes a ``ManagedObjectModel`` as Xcode's model files: the `contents` XML of one version, an
+/// Writes a `ManagedObjectModel` as Xcode's model files: the `contents` XML of one version, an
 /// `.xcdatamodel` folder, or a whole `.xcdatamodeld` bundle with its `.xccurrentversion`, so a
 /// model made in code opens in Xcode and reads back (``ModelFileReader``) as an equal model.
 ///

@@ -1,8 +1,8 @@
 import Foundation
 @_spi(StoreImplementation) import StrataCore
 
-/// The XML store: an ``AtomicStore`` that keeps its graph in one file of Core Data's XML store
-/// layout (``XMLStoreFormat``).
+/// The XML store: an `AtomicStore` that keeps its graph in one file of Core Data's XML store
+/// layout (`XMLStoreFormat`).
 public enum XMLStore: Sendable {
     /// Opens or creates an XML store.
     @_spi(StoreImplementation) public static func make(_ description: StoreDescription) throws -> AtomicStore {

@@ -3,7 +3,7 @@ import Strata
 
 extension PetsModel {
     /// A small store of the pets model written by hand after `docs/formats/xml.md`; it holds
-    /// exactly ``image(identifier:)``.
+    /// exactly `image(identifier:)`.
     public static let xmlDocument = """
         <?xml version="1.0" standalone="yes"?>
         <!DOCTYPE database SYSTEM "file:///System/Library/DTDs/CoreData.dtd">

@@ -5,7 +5,7 @@ import Strata
 /// Store images full of values that are easy to lose: for the round-trip tests of every file
 /// format. Every value here is written by hand, never taken from a format's output.
 public enum StoreImageFixtures {
-    /// The store UUID of ``everyValueImage(model:type:)``.
+    /// The store UUID of `everyValueImage(model:type:)`.
     public static let storeIdentifier = "6B1C6F0E-3D2A-4C8B-9E7F-0123456789AB"
 
     /// A model with an attribute of every type, to-one, to-many and ordered to-many

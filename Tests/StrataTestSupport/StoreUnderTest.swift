@@ -21,7 +21,7 @@ public struct StoreUnderTest: Sendable, CustomStringConvertible {
     public var sidecarSuffixes: [String] { type == .sqlite ? ["-wal", "-shm", "-journal"] : [] }
 
     /// Every store type, in the order tests report them: the four built-in ones and
-    /// ``ExampleStore`` (the core protocol alone, no capabilities, no file), registered here.
+    /// `ExampleStore` (the core protocol alone, no capabilities, no file), registered here.
     public static let all: [StoreUnderTest] = {
         ExampleStore.register()
         return [

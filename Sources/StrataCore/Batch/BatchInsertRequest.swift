@@ -3,7 +3,7 @@
 ///
 /// Each object is a dictionary of attribute values by name. A key that is absent gets the
 /// attribute's default value; a key present with `nil` is nil. Values are checked and converted
-/// as ``ManagedObject/setValue(_:forKey:)`` converts them (an `Int` for an `Integer 16` that fits,
+/// as `ManagedObject/setValue(_:forKey:)` converts them (an `Int` for an `Integer 16` that fits,
 /// a `Float` for a `Double`, …), and a non-optional attribute must end up with a value; the first
 /// object that fails stops the request with a ``BatchRequestError`` naming its index and key, and
 /// nothing is inserted. Relationships cannot be set (as in Core Data), and the model's other

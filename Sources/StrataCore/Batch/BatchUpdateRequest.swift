@@ -13,7 +13,7 @@
 /// ```
 ///
 /// A value in ``propertiesToUpdate`` is a constant (converted to the attribute's type as
-/// ``ManagedObject/setValue(_:forKey:)`` converts it; nil clears an optional attribute) or an
+/// `ManagedObject/setValue(_:forKey:)` converts it; nil clears an optional attribute) or an
 /// ``ObjectExpression`` evaluated on each object (`.keyPath("otherAttribute")`). Only stored
 /// attributes of the entity can be set; the model's validation rules are not checked.
 public struct BatchUpdateRequest {

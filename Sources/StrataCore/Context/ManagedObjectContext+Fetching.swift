@@ -1,7 +1,7 @@
 import OrderedCollections
 
 /// What a fetch request returns, by its ``FetchRequest/resultType``: what
-/// ``ManagedObjectContext/execute(_:)`` gives.
+/// `ManagedObjectContext/execute(_:)` gives.
 public enum FetchResult {
     /// Managed objects registered in the context, loading in batches when the request has a
     /// ``FetchRequest/fetchBatchSize``.
@@ -34,7 +34,7 @@ extension ManagedObjectContext {
     /// With `includesPendingChanges` (the default) unsaved inserts that match are included,
     /// unsaved deletes are left out and changed objects are judged by their current values.
     /// Across several stores, order, offset and limit apply to the combined result. The result
-    /// type of the request is not consulted (use ``execute(_:)`` for that), nor its batch size
+    /// type of the request is not consulted (use `execute(_:)` for that), nor its batch size
     /// (use ``fetchBatched(_:)``).
     ///
     /// Every object is an instance of `Result`: a request for a subclass returns `[Mood]`, one

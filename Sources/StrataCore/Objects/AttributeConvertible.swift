@@ -3,7 +3,7 @@ import Foundation
 /// A Swift type that the values of one attribute type are read as and written from without
 /// going through `Any`: the types ``ManagedObject/value(forKey:)`` hands out for attributes.
 ///
-/// Typed reads and writes (``ManagedObject/value(forKey:as:)``, ``ManagedObject/setValue(_:forKey:)``
+/// Typed reads and writes (`ManagedObject/value(forKey:as:)`, `ManagedObject/setValue(_:forKey:)`
 /// with a typed value, and the typed properties of subclasses) give the same results and errors
 /// as the untyped ones: a value of an attribute of ``attributeType`` converts directly, any other
 /// takes the untyped path. They skip boxing the value and casting it back.

@@ -1,6 +1,6 @@
 /// The names of attributes in order: where each attribute's value sits in ``AttributeValues``.
 ///
-/// Every entity has one (``EntityDescription/attributeLayout``, its attributes in model order,
+/// Every entity has one (`EntityDescription/attributeLayout`, its attributes in model order,
 /// inherited first), shared by the values of every object and snapshot of the entity, so that a
 /// value is found by position rather than by hashing its name into a dictionary.
 public final class AttributeLayout: Sendable, Hashable, CustomStringConvertible {

@@ -2,8 +2,8 @@
 /// position in an ``AttributeLayout``.
 ///
 /// A nil value is an absent one, as in a dictionary: ``count``, ``keys``, iteration and equality
-/// see the values that are set. Values made for an entity (``init(layout:)`` with the entity's
-/// ``EntityDescription/attributeLayout``) share its layout, and a value is found by position;
+/// see the values that are set. Values made for an entity (`init(layout:)` with the entity's
+/// `EntityDescription/attributeLayout`) share its layout, and a value is found by position;
 /// setting a name the layout does not have extends the layout for these values alone.
 public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// The value at each position of the layout, and the layout (visible to inlined code: stores

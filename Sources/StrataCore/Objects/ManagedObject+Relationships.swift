@@ -4,7 +4,7 @@ extension ManagedObject {
     /// Adds `object` to the to-many relationship `key` (at the end of an ordered one),
     /// updating the inverse.
     ///
-    /// - Throws: as ``setValue(_:forKey:)``.
+    /// - Throws: as `setValue(_:forKey:)`.
     public func add(_ object: ManagedObject, to key: String) throws {
         let relationship = try toManyRelationship(key)
         try checkMutable()

@@ -126,14 +126,14 @@ extension ManagedObject {
     }
 
     /// The value of the attribute `key` as `T`, or nil when it is nil, of another type, or
-    /// unreadable; read without a cast from `Any` (``value(forKey:as:)``).
+    /// unreadable; read without a cast from `Any` (`value(forKey:as:)`).
     @inlinable
     public subscript<T: AttributeConvertible>(typed key: String, as type: T.Type = T.self) -> T? {
         (try? value(forKey: key, as: T.self)) ?? nil
     }
 
     /// The destination of the to-one `key` as `T`, or nil when it has none, is of another
-    /// class, or is unreadable; read without a cast from `Any` (``value(forKey:as:)``).
+    /// class, or is unreadable; read without a cast from `Any` (`value(forKey:as:)`).
     public subscript<T: ManagedObject>(typed key: String, as type: T.Type = T.self) -> T? {
         (try? value(forKey: key, as: T.self)) ?? nil
     }
@@ -141,7 +141,7 @@ extension ManagedObject {
     /// Sets `key` from a typed property of a subclass.
     ///
     /// The key and type come from the model the subclass was written for, so a failure here is
-    /// a programming error and stops the program; use ``setValue(_:forKey:)`` for values from
+    /// a programming error and stops the program; use `setValue(_:forKey:)` for values from
     /// outside.
     public func setTyped<T>(_ value: T?, forKey key: String) {
         do {
@@ -152,7 +152,7 @@ extension ManagedObject {
     }
 
     /// Sets the attribute `key` from a typed property of a subclass, without a cast from `Any`
-    /// (the typed ``setValue(_:forKey:)``); a failure stops the program, as the untyped form's does.
+    /// (the typed `setValue(_:forKey:)`); a failure stops the program, as the untyped form's does.
     @inlinable
     public func setTyped<T: AttributeConvertible>(_ value: T?, forKey key: String) {
         do {
@@ -166,7 +166,7 @@ extension ManagedObject {
     /// subclasses: `var tags: Set<Tag> { get { self[toMany: "tags"] } set { … } }`.
     ///
     /// A destination that is not a `T` (its class was not registered for its entity) stops the
-    /// program, as ``setTyped(_:forKey:)`` does for a wrong value: a typed property never leaves
+    /// program, as `setTyped(_:forKey:)` does for a wrong value: a typed property never leaves
     /// an object out. Empty when the key cannot be read (the object was deleted or its context
     /// went), as the typed reads of attributes give nil.
     public subscript<T: ManagedObject>(toMany key: String, as type: T.Type = T.self) -> Set<T> {

@@ -113,7 +113,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 
     /// Hashes the primary key or temporary identifier alone. Entity names and store UUIDs are
     /// strings that cost more to hash than they tell apart: temporary identifiers are unique, and
-    /// the few IDs of other entities or stores with an equal key are told apart by ``==``.
+    /// the few IDs of other entities or stores with an equal key are told apart by `==`.
     public func hash(into hasher: inout Hasher) {
         switch key {
         case .permanent(let primaryKey): hasher.combine(primaryKey)

@@ -32,7 +32,7 @@ public enum FetchRequestResultType: Sendable, Hashable, CaseIterable {
 /// The typed methods of ``ManagedObjectContext`` say what they return (``ManagedObjectContext/fetch(_:)``,
 /// ``ManagedObjectContext/fetchObjectIDs(_:)``, ``ManagedObjectContext/fetchDictionaries(_:)``,
 /// ``ManagedObjectContext/count(for:)``, ``ManagedObjectContext/fetchBatched(_:)``);
-/// ``ManagedObjectContext/execute(_:)`` returns what ``resultType`` asks for. See `docs/fetching.md`.
+/// `ManagedObjectContext/execute(_:)` returns what ``resultType`` asks for. See `docs/fetching.md`.
 public struct FetchRequest<Result: ManagedObject>: Sendable, Hashable {
     /// The entity fetched.
     public var entityName: String
@@ -60,7 +60,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable, Hashable {
     public var includesPropertyValues: Bool
     /// The identifiers of the stores to search; nil searches every store that can hold the entity.
     public var affectedStoreIdentifiers: [String]?
-    /// What ``ManagedObjectContext/execute(_:)`` returns.
+    /// What `ManagedObjectContext/execute(_:)` returns.
     public var resultType: FetchRequestResultType
     /// The properties and expressions of a dictionary result; nil fetches every stored attribute
     /// of the entity and no relationship (as Core Data: a relationship appears only when asked for).

@@ -8,9 +8,9 @@ import Foundation
 ///
 /// The requirements below are the whole of what a store must do; they are enough for every
 /// behaviour of a context. A store that can do more declares optional capabilities
-/// (``StreamingFetchStore``, ``RowCacheFetchStore``, ``ObjectIDFetchStore``,
-/// ``ObjectCountStore``, ``GroupingStore``, ``RowValuesStore``, ``SnapshotBatchStore``,
-/// ``BatchExecutingStore``), which the coordinator detects; without one the coordinator does the
+/// (`StreamingFetchStore`, `RowCacheFetchStore`, `ObjectIDFetchStore`,
+/// `ObjectCountStore`, `GroupingStore`, `RowValuesStore`, `SnapshotBatchStore`,
+/// `BatchExecutingStore`), which the coordinator detects; without one the coordinator does the
 /// same work with the requirements below. See `docs/store-implementation.md`.
 public protocol PersistentStore: AnyObject, Sendable {
     /// The store's UUID, recorded in its file; part of every object URI.

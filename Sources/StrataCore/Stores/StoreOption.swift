@@ -1,4 +1,4 @@
-/// Options a ``StoreDescription`` can carry, under Core Data's names so that option
+/// Options a `StoreDescription` can carry, under Core Data's names so that option
 /// dictionaries written for Core Data mean the same here.
 public enum StoreOption {
     /// `true`: the store is opened for reading only. Nothing is written to its file — no save,

@@ -1,5 +1,5 @@
-/// Progress of a store's whole-contents work (``PersistentStore/contentsImage()`` and
-/// ``PersistentStore/replaceContents(with:)``), object by object, for a caller that shows it
+/// Progress of a store's whole-contents work (`PersistentStore/contentsImage()` and
+/// `PersistentStore/replaceContents(with:)`), object by object, for a caller that shows it
 /// (the `strata` tool's progress bar).
 ///
 /// A caller binds a handler for the work it does; stores report to it every

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The store types that ship with Strata are in the registry as soon as their modules are
 /// linked (`import Strata`): ``inMemory``, ``sqlite``, ``xml`` and ``binary`` need no
-/// registration call. Other store types register with ``register(_:factory:metadataReader:)``.
+/// registration call. Other store types register with `register(_:factory:metadataReader:)`.
 ///
 /// ```swift
 /// let type = StoreType(rawValue: configuredName)     // "InMemory", "SQLite", "XML", "Binary", …

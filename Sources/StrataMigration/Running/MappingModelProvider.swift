@@ -16,8 +16,8 @@ import StrataModelFiles
 ///                                    options: [StoreOption.shouldMigrateStoreAutomatically: .bool(true)])
 /// ```
 ///
-/// The same is reachable from store options alone (``StoreOption/mappingModelURLs`` and
-/// ``StoreOption/modelBundleURL``), as on a ``ContainerStoreDescription``.
+/// The same is reachable from store options alone (`StoreOption/mappingModelURLs` and
+/// `StoreOption/modelBundleURL`), as on a `ContainerStoreDescription`.
 public struct MappingModelProvider: MigrationMappingProvider {
     /// The mapping models, in the order they are tried.
     public var mappingModels: [MappingModel]

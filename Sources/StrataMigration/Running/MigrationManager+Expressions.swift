@@ -8,7 +8,7 @@ extension MigrationManager {
     /// The variables are `$source` (the source object; `SELF` and a bare key path mean it too),
     /// `$destination`, `$manager`, `$entityMapping`, `$propertyMapping` (its name) and
     /// `$entityPolicy`. Key paths read through relationships and collections, with the
-    /// collection operators of ``KeyValueCoding`` and `@unionOfSets`, `@distinctUnionOfSets`,
+    /// collection operators of `KeyValueCoding` and `@unionOfSets`, `@distinctUnionOfSets`,
     /// `@unionOfArrays`, `@distinctUnionOfArrays`. Functions:
     /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", M, X)`,
     /// `FUNCTION($manager, "sourceInstancesForEntityMappingNamed:destinationInstances:", M, X)`,
@@ -16,7 +16,7 @@ extension MigrationManager {
     /// and the built-in `now()`, `uppercase:`, `lowercase:`, `add:to:`, `from:subtract:`,
     /// `multiply:by:`, `divide:by:`, `abs:`, `count:`, `sum:`, `min:`, `max:`, `average:`.
     ///
-    /// - Returns: an attribute value (as ``ManagedObject/value(forKey:)`` gives them), an object
+    /// - Returns: an attribute value (as `ManagedObject/value(forKey:)` gives them), an object
     ///   or an array of objects, or `nil`.
     /// - Throws: ``MappingMigrationError/expression(entityMapping:property:expression:reason:)``.
     public func evaluate(_ expression: MappingExpression, source: ManagedObject?, destination: ManagedObject? = nil,

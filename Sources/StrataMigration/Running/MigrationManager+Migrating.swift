@@ -14,7 +14,7 @@ extension MigrationManager {
     /// - Parameters:
     ///   - sourceURL: the store to migrate.
     ///   - sourceType: its type.
-    ///   - sourceOptions: options to open it with (``StoreOption/readOnly`` is added).
+    ///   - sourceOptions: options to open it with (`StoreOption/readOnly` is added).
     ///   - mapping: the mapping model, as read or made in code.
     ///   - destinationURL: where to write the new store.
     ///   - destinationType: its type (any type: a migration may change the store type too).

@@ -3,7 +3,7 @@ import Foundation
 
 /// Core Data's default transformer for transformable attributes (`NSSecureUnarchiveFromData`):
 /// a value of a common Foundation type as an `NSKeyedArchiver` archive (a binary property list),
-/// read with ``KeyedArchive`` and written with ``KeyedArchiveWriter``.
+/// read with `KeyedArchive` and written with `KeyedArchiveWriter`.
 ///
 /// | Swift value | archived as |
 /// |---|---|

@@ -16,7 +16,7 @@ import Foundation
 ///   inverse; the to-many sides, join tables and `Z_FOK_` orders are not read.
 ///
 /// The model's version hashes differ from the store's, so the store is opened with
-/// ``StoreOption/ignoresVersionHashes`` (and, to leave it as it is, ``StoreOption/readOnly``).
+/// `StoreOption/ignoresVersionHashes` (and, to leave it as it is, `StoreOption/readOnly`).
 public struct SQLiteModelInference: Sendable {
     /// The model.
     public let model: ManagedObjectModel
@@ -29,7 +29,7 @@ public struct SQLiteModelInference: Sendable {
 
     /// Reads the tables of the store at `url`, changing nothing in its files.
     ///
-    /// - Throws: ``StoreError/corruptStore(file:offset:reason:)`` for a file that is not a Core
+    /// - Throws: `StoreError/corruptStore(file:offset:reason:)` for a file that is not a Core
     ///   Data SQLite store or whose tables describe no entity.
     public init(storeAt url: URL) throws {
         let path = url.path

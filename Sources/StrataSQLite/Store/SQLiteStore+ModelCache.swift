@@ -11,7 +11,7 @@ extension SQLiteStore {
     ///
     /// - Returns: the bytes, or `nil` when the store has no `Z_MODELCACHE` table (stores written
     ///   by Strata or by older Core Data versions) or the table holds no content.
-    /// - Throws: ``StoreError`` when the file cannot be opened or is not an SQLite database.
+    /// - Throws: `StoreError` when the file cannot be opened or is not an SQLite database.
     public static func compiledModelData(at url: URL) throws -> Data? {
         do {
             let connection = try SQLiteConnection(path: url.path, mode: readingMode(path: url.path))
@@ -65,7 +65,7 @@ extension SQLiteStore {
     /// keyed archive, as ``compiledModelData(at:)`` returns it): how a copy keeps the very bytes
     /// of its source's `Z_MODELCACHE`, Apple's included.
     ///
-    /// - Throws: ``StoreError`` when the file cannot be opened for writing or is no SQLite store.
+    /// - Throws: `StoreError` when the file cannot be opened for writing or is no SQLite store.
     public static func writeCompiledModelData(_ content: Data, at url: URL) throws {
         do {
             let connection = try SQLiteConnection(path: url.path, mode: .readWrite(create: false))

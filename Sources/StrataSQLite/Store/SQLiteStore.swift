@@ -19,7 +19,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public let url: URL?
     public let configurationName: String?
     public let model: ManagedObjectModel
-    /// Whether the store was opened with ``StoreOption/readOnly``.
+    /// Whether the store was opened with `StoreOption/readOnly`.
     public let isReadOnly: Bool
     let schema: SQLiteSchema
     /// The persistent-history tables, when the store was opened with
