@@ -264,7 +264,7 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
             let rows = section.rows
             if skipped + rows.count <= start { skipped += rows.count; continue }
             let from = Swift.max(0, start - skipped)
-            ids.append(contentsOf: rows[from..<Swift.min(rows.count, from + size - ids.count)].map(results.slots.id(at:)))
+            ids.append(contentsOf: rows.elements(in: from..<Swift.min(rows.count, from + size - ids.count)).map(results.slots.id(at:)))
             skipped += rows.count
         }
         let objects = ids.compactMap { try? context.object(with: $0) }
