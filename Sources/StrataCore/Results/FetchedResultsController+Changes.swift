@@ -203,6 +203,8 @@ extension FetchedResultsController {
             delegate.controller(self, didChange: object, at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
         }
         delegate.controllerDidChangeContent(self)
-        delegate.controller(self, didChangeContentWith: snapshot, difference: difference)
+        if delegate.receivesSnapshots {
+            delegate.controller(self, didChangeContentWith: snapshot, difference: difference)
+        }
     }
 }
