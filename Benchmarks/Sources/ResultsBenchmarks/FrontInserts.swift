@@ -21,7 +21,7 @@ enum FrontInserts {
         var receivesSnapshots: Bool { false }
         func controller(_ controller: any FetchedResultsControlling, didChange object: ManagedObject,
                         at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
-            if type == .insert, newIndexPath?[1] == 0 { inserts += 1 }
+            if type == .insert, let row = newIndexPath?[1], row < 100 { inserts += 1 }
         }
     }
 
@@ -58,9 +58,9 @@ enum FrontInserts {
             reports.append(seconds { context.processPendingChanges() })
             saves.append(try seconds { try context.save() })
         }
-        precondition(counter.inserts == 2_000, "every insert was reported at index 0")
+        precondition(counter.inserts == 2_000, "every insert was reported among the first 100 rows")
         precondition(controller.sections?.first?.numberOfObjects == rows + 2_000, "every insert is in the results")
-        print(String(format: "front inserts, %d rows: performFetch %.2f s; per save of 100 inserts at index 0 (median of 20): report %.2f ms, save %.1f ms",
+        print(String(format: "front inserts, %d rows: performFetch %.2f s; per save of 100 inserts at the front (median of 20): report %.2f ms, save %.1f ms",
                      rows, fetch, median(reports) * 1000, median(saves) * 1000))
     }
 }
