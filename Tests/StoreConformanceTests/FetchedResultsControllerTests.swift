@@ -174,6 +174,29 @@ struct FetchedResultsControllerTests {
         #expect(controller.snapshot.sections.map(\.objectIDs.count) == [1, 1])
     }
 
+    @Test("A delegate that receives no snapshots gets every other call and no snapshot", arguments: StoreUnderTest.all)
+    func noSnapshots(store: StoreUnderTest) throws {
+        let context = try store.makeContext(model: ResultsModel.model)
+        _ = try employee(context, "ann", 10, "1")
+        try context.save()
+        let controller = FetchedResultsController<ManagedObject>(
+            fetchRequest: ResultsModel.employees, managedObjectContext: context, sectionNameKeyPath: "sectionName")
+        let delegate = RecordingDelegate()
+        delegate.receivesSnapshots = false
+        controller.delegate = delegate
+        try controller.performFetch()
+        delegate.start(from: controller)
+        _ = try employee(context, "bob", 5, "2")
+        context.processPendingChanges()
+        #expect(delegate.takeCalls() == ["will", "section+ 1 2", "insert 1/0", "did"])
+        #expect(delegate.snapshots.isEmpty && delegate.differences.isEmpty)
+        #expect(delegate.snapshot == controller.snapshot)
+        delegate.receivesSnapshots = true
+        try context.delete(try #require(context.fetch(ResultsModel.employees).first))
+        context.processPendingChanges()
+        #expect(delegate.snapshots == [controller.snapshot])
+    }
+
     @Test("A controller on a context that merges another's saves", arguments: StoreUnderTest.all)
     func mergingContext(store: StoreUnderTest) throws {
         let writer = try store.makeContext(model: ResultsModel.model)

@@ -51,6 +51,8 @@ final class RecordingDelegate: FetchedResultsControllerDelegate {
     var snapshots: [ResultsSnapshot] = []
     var differences: [ResultsDifference] = []
     var titles: [String: String] = [:]
+    /// Whether the controller sends the snapshot call (``FetchedResultsControllerDelegate/receivesSnapshots``).
+    var receivesSnapshots = true
 
     private var removals: [IndexPath] = []
     private var insertions: [(IndexPath, ManagedObjectID)] = []

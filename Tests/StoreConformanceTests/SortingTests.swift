@@ -84,6 +84,14 @@ struct SortingTests {
                            "Södertälje", "Zagreb", "Zürich", "Ängelholm", "Århus", "Aarhus", "Москва"])
     }
 
+    @Test("compare: ASCII strings order by their bytes, shorter first, next to non-ASCII ones", arguments: StoreUnderTest.all)
+    func asciiOrder(store: StoreUnderTest) throws {
+        let values = ["ab", "a", "", "B", "b", "a b", "a~", "ab\u{0301}", "abc", "Z", "0", "a\u{00E9}", "ae", "~"]
+        let sorted = try names(store, values, request(.standard))
+        #expect(sorted == ["", "0", "B", "Z", "a", "a b", "ab", "abc", "ab\u{0301}", "ae", "a~", "a\u{00E9}", "b", "~"]
+            .map(\.precomposedStringWithCanonicalMapping))
+    }
+
     @Test("Scenario 8: compare: orders by Unicode; both spellings of Saint-Étienne are equal and both match [cd]",
           arguments: StoreUnderTest.all)
     func unicodeOrderAndBothSpellings(store: StoreUnderTest) throws {

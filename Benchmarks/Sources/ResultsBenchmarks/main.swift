@@ -14,18 +14,28 @@
 //
 // The peak resident size of a controller over `rows` (default 1,000,000) SQLite rows with a
 // batch size of 50, read front to back with object(at:) (LargeResults.swift).
+//
+//   Benchmarks/.build/release/ResultsBenchmarks --front [rows …]
+//
+// The controller's cost per save of 100 inserts at the front of results of each size (default
+// 100,000 and 1,000,000; FrontInserts.swift): the same for every size.
 import BenchmarkSupport
 import CMallocInfo
 import Foundation
 import Strata
 
 if let phase = CommandLine.arguments.dropFirst().first, phase.hasPrefix("--") {
-    try LargeResults.main(Array(CommandLine.arguments.dropFirst()))
+    if phase == "--front" {
+        try FrontInserts.main(Array(CommandLine.arguments.dropFirst(2)))
+    } else {
+        try LargeResults.main(Array(CommandLine.arguments.dropFirst()))
+    }
     exit(0)
 }
 
 final class CountingDelegate: FetchedResultsControllerDelegate {
     var changes = 0
+    var receivesSnapshots: Bool { false }   // the per-object calls only: no O(n) snapshot a batch
     func controller(_ controller: any FetchedResultsControlling, didChange object: ManagedObject,
                     at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
         changes += 1

@@ -283,6 +283,21 @@ extension ManagedObjectContext {
         parent == nil ? try persistentStoreCoordinator.storeCount(for: request) : 1
     }
 
+    /// Hands `body` each object `request` matches, in order, as its ID (``AttributeValue/objectID(_:)``)
+    /// followed by the stored values of `keys`, read by the store in one query, without making
+    /// objects or snapshots (the SQLite store). Returns false, and the rows handed are to be
+    /// dropped, when the store's rows are not the whole answer (see ``storeAnswersWhole(_:)``)
+    /// or the store cannot read them so.
+    ///
+    /// - Throws: what the store or `body` throws.
+    func forEachStoredRow(keys: [String], of request: FetchRequest<ManagedObject>,
+                          _ body: ([AttributeValue?]) throws -> Void) throws -> Bool {
+        checkQueue()
+        processPendingChanges()
+        guard try storeAnswersWhole(request) else { return false }
+        return try readingCoordinator.forEachRowValues(keys: keys, withObjectIDs: true, for: request, body)
+    }
+
     /// Whether one store answers a request whole, in order and range: a root context, at most
     /// one store to ask, and no pending change that could alter the result.
     private func storeAnswersWhole(_ request: FetchRequest<ManagedObject>) throws -> Bool {

@@ -105,6 +105,18 @@ extension PersistentStoreCoordinator {
         return try store.rowValuesInStore(StoreValuesRequest(fetch: storeRequest, keys: keys))
     }
 
+    /// Hands `body` each object `request` matches, in order, as its ID followed by the values of
+    /// `keys`, read by the one store that holds every entity the request reads, without a
+    /// snapshot per object; false when several stores hold them or the store cannot read them so
+    /// (rows already handed are then to be dropped).
+    func forEachRowValues(keys: [String], withObjectIDs: Bool, for request: FetchRequest<ManagedObject>,
+                          _ body: ([AttributeValue?]) throws -> Void) throws -> Bool {
+        let requests = try storeRequests(for: request)
+        guard requests.count == 1, let (store, storeRequest) = requests.first,
+              storeRequest.entityNames == (try concreteEntities(for: request)) else { return false }
+        return try store.forEachRowValuesInStore(StoreValuesRequest(fetch: storeRequest, keys: keys, includesObjectIDs: withObjectIDs), body)
+    }
+
     /// The number of stores a request may touch.
     func storeCount(for request: FetchRequest<ManagedObject>) throws -> Int {
         try storesAffected(by: request, entities: concreteEntities(for: request)).count

@@ -85,6 +85,9 @@ extension FetchedResultsController {
             movements[index].oldPath = path
             if !results.groupsByFirstKey { movements[index].oldSection = results.sections[path[0]].name }
         }
+        // The results are changed in place: the controller lets go of them meanwhile, so that the
+        // section trees and slot columns are not shared and are not copied.
+        self.results = nil
         // Out go the objects that leave or move; sections they empty are remembered by name.
         var removedSections: [String: Int] = [:]
         var sectionNamesBefore = Set<String>()
@@ -191,7 +194,7 @@ extension FetchedResultsController {
         for change in difference.sectionChanges {
             let info = change.type == .delete
                 ? FetchedResultsSectionInfo(name: change.name, indexTitle: sectionIndexTitle(forSectionName: change.name),
-                                            rows: [], ids: ResultSlots.IDs(), context: context)
+                                            rows: CountedTree(), ids: ResultSlots.IDs(), context: context)
                 : sections![change.index]
             delegate.controller(self, didChange: info, atSectionIndex: change.index, for: change.type)
         }
@@ -200,6 +203,8 @@ extension FetchedResultsController {
             delegate.controller(self, didChange: object, at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
         }
         delegate.controllerDidChangeContent(self)
-        delegate.controller(self, didChangeContentWith: snapshot, difference: difference)
+        if delegate.receivesSnapshots {
+            delegate.controller(self, didChangeContentWith: snapshot, difference: difference)
+        }
     }
 }

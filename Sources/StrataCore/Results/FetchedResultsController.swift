@@ -153,6 +153,7 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
     /// - Throws: ``FetchedResultsError/sectionsOutOfOrder(sectionNameKeyPath:firstSortKey:sectionName:)``;
     ///   what the fetch throws.
     private func fetchSections(order: ResultOrder, in context: ManagedObjectContext) throws -> ResultSections {
+        if fetchRequest.fetchBatchSize > 0, let stored = try storedSections(order: order, in: context) { return stored }
         let objects: FetchedResults
         if fetchRequest.fetchBatchSize == 0 {
             objects = FetchedResults(objects: try context.fetch(fetchRequest))
@@ -170,6 +171,48 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
                 if object.objectID.isTemporaryID { temporary[object.objectID] = object }
             }
         }
+    }
+
+    /// The results read straight from the store when it can (the SQLite store, a root context
+    /// without unsaved changes to the entities, sort and section keys that are stored attributes):
+    /// one query for the objects' IDs and those columns, in the request's order, no object made.
+    /// Nil when it cannot; the objects are then read batch by batch.
+    ///
+    /// - Throws: ``FetchedResultsError/sectionsOutOfOrder(sectionNameKeyPath:firstSortKey:sectionName:)``;
+    ///   what the store throws.
+    private func storedSections(order: ResultOrder, in context: ManagedObjectContext) throws -> ResultSections? {
+        let model = context.persistentStoreCoordinator.managedObjectModel
+        guard let attributes = model.entitiesByName[fetchRequest.entityName]?.attributesByName else { return nil }
+        let readsName = sectionNameKeyPath != nil && !groupsByFirstKey
+        let keys = order.descriptors.map(\.key) + (readsName ? [sectionNameKeyPath ?? ""] : [])
+        var types: [AttributeType] = []
+        for key in keys {
+            guard let attribute = attributes[key], !attribute.isTransient, Self.storedKeyTypes.contains(attribute.type) else { return nil }
+            types.append(attribute.type)
+        }
+        let sortKeys = order.descriptors.count
+        var complete = false
+        let results: ResultSections
+        do {
+            results = try sections(order: order, capacity: try context.count(for: fetchRequest)) { add in
+                complete = try context.forEachStoredRow(keys: keys, of: fetchRequest) { row in
+                    guard case .objectID(let id)?? = row.first else { return }
+                    var key: [PredicateValue] = []
+                    key.reserveCapacity(sortKeys)
+                    for index in 0..<sortKeys { key.append(PredicateValue(row[index + 1]?.swiftValue(ofType: types[index]))) }
+                    let name = readsName ? ResultOrder.sectionName(PredicateValue(row[sortKeys + 1]?.swiftValue(ofType: types[sortKeys]))) : nil
+                    add(id, key, name)
+                }
+            }
+        } catch FetchedResultsError.sectionsOutOfOrder where !complete {
+            return nil   // rows the store stopped handing; the objects are read instead
+        }
+        return complete ? results : nil
+    }
+
+    /// The attribute types whose stored values are their objects' values, as sort and section keys.
+    private static var storedKeyTypes: Set<AttributeType> {
+        [.integer16, .integer32, .integer64, .decimal, .double, .float, .string, .boolean, .date, .uuid, .uri]
     }
 
     /// Results built from objects `fill` gives, in any order.
@@ -264,7 +307,7 @@ public final class FetchedResultsController<ResultType: ManagedObject>: FetchedR
             let rows = section.rows
             if skipped + rows.count <= start { skipped += rows.count; continue }
             let from = Swift.max(0, start - skipped)
-            ids.append(contentsOf: rows[from..<Swift.min(rows.count, from + size - ids.count)].map(results.slots.id(at:)))
+            ids.append(contentsOf: rows.elements(in: from..<Swift.min(rows.count, from + size - ids.count)).map(results.slots.id(at:)))
             skipped += rows.count
         }
         let objects = ids.compactMap { try? context.object(with: $0) }

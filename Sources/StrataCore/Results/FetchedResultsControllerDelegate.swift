@@ -37,6 +37,11 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
                     difference: ResultsDifference)
     /// The index title of a section; nil takes the default (the name's first letter, capitalized).
     func controller(_ controller: any FetchedResultsControlling, sectionIndexTitleForSectionName sectionName: String) -> String?
+    /// Whether the controller makes the sections by ID for
+    /// ``controller(_:didChangeContentWith:difference:)`` (true by default). Making them costs
+    /// O(n) a batch for n fetched objects; a delegate that uses only the other calls returns
+    /// false, is not sent that one, and a batch of k changes then costs O(k log n).
+    var receivesSnapshots: Bool { get }
 }
 
 extension FetchedResultsControllerDelegate {
@@ -49,4 +54,5 @@ extension FetchedResultsControllerDelegate {
     public func controller(_ controller: any FetchedResultsControlling, didChangeContentWith snapshot: ResultsSnapshot,
                            difference: ResultsDifference) {}
     public func controller(_ controller: any FetchedResultsControlling, sectionIndexTitleForSectionName sectionName: String) -> String? { nil }
+    public var receivesSnapshots: Bool { true }
 }

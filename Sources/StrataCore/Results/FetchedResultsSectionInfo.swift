@@ -14,11 +14,11 @@ public struct FetchedResultsSectionInfo {
     /// capitalized.
     public let indexTitle: String?
     /// The section's objects by slot, and what their IDs are read from.
-    private let rows: [UInt32]
+    private let rows: CountedTree<UInt32>
     private let ids: ResultSlots.IDs
     let context: ManagedObjectContext?
 
-    init(name: String, indexTitle: String?, rows: [UInt32], ids: ResultSlots.IDs, context: ManagedObjectContext?) {
+    init(name: String, indexTitle: String?, rows: CountedTree<UInt32>, ids: ResultSlots.IDs, context: ManagedObjectContext?) {
         self.name = name
         self.indexTitle = indexTitle
         self.rows = rows

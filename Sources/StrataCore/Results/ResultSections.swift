@@ -7,13 +7,15 @@ struct ResultSection {
     /// The first sort key's value the section's objects share, when the section key path is the
     /// first sort key (otherwise the name, unused).
     var value: PredicateValue
-    /// The slots (``ResultSlots``) of the objects, in order.
-    var rows: [UInt32]
+    /// The slots (``ResultSlots``) of the objects, in order, in a counted B-tree: a row is read,
+    /// placed or taken out in O(log n).
+    var rows: CountedTree<UInt32>
 }
 
 /// A controller's results: sections of slots in order, each slot holding an object's ID and sort
 /// key (``ResultSlots``), so that an object is found, removed or placed by binary search: O(log n)
-/// comparisons (plus moving the 4-byte slots after it within its section's array).
+/// comparisons, and each section's rows are a ``CountedTree`` of 4-byte slots, so that placing or
+/// removing a row, and reading the row at an index, are O(log n) too.
 ///
 /// Sections are the runs of objects with the same section name in the request's order. When the
 /// section key path is the first sort key, objects whose first key values compare the same share
@@ -65,7 +67,7 @@ struct ResultSections {
         self.slots = slots
         self.count = rows.count
         guard sectioned else {
-            sections = [ResultSection(name: "", value: .null, rows: rows)]
+            sections = [ResultSection(name: "", value: .null, rows: CountedTree(rows))]
             return
         }
         var seen = Set<String>()
@@ -82,7 +84,7 @@ struct ResultSections {
             } else {
                 while end < rows.count, order.compareSections(value, slots.firstValue(at: rows[end])) == .orderedSame { end += 1 }
             }
-            sections.append(ResultSection(name: name, value: keepsNames ? .string(name) : value, rows: Array(rows[start..<end])))
+            sections.append(ResultSection(name: name, value: keepsNames ? .string(name) : value, rows: CountedTree(rows[start..<end])))
             start = end
         }
     }
@@ -126,17 +128,10 @@ struct ResultSections {
         var low = 0, high = sections.count
         while low < high {
             let mid = (low + high) / 2
-            let rows = sections[mid].rows
-            if rows.isEmpty || slots.compare(rows[rows.count - 1], slot) == .orderedAscending { low = mid + 1 } else { high = mid }
+            if let last = sections[mid].rows.last, slots.compare(last, slot) != .orderedAscending { high = mid } else { low = mid + 1 }
         }
         guard low < sections.count else { return (low, 0) }
-        let rows = sections[low].rows
-        var first = 0, last = rows.count
-        while first < last {
-            let mid = (first + last) / 2
-            if slots.compare(rows[mid], slot) == .orderedAscending { first = mid + 1 } else { last = mid }
-        }
-        return (low, first)
+        return (low, sections[low].rows.partitioningIndex { slots.compare($0, slot) != .orderedAscending })
     }
 
     /// The position of `path` counted over every section.
@@ -191,7 +186,7 @@ struct ResultSections {
             sections[section - 1].rows.append(slot)
             return false
         }
-        sections.insert(ResultSection(name: name, value: groupsByFirstKey ? key[0] : .string(name), rows: [slot]), at: section)
+        sections.insert(ResultSection(name: name, value: groupsByFirstKey ? key[0] : .string(name), rows: CountedTree([slot])), at: section)
         return true
     }
 }

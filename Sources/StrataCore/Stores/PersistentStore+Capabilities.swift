@@ -59,6 +59,13 @@ extension PersistentStore {
         try (self as? any RowValuesStore)?.rowValues(request)
     }
 
+    /// Hands each row a ``RowValuesStore`` reads for a request to `body` as it is read; false
+    /// when the store is not one or leaves reading values to the context (drop what was handed).
+    public func forEachRowValuesInStore(_ request: StoreValuesRequest, _ body: ([AttributeValue?]) throws -> Void) throws -> Bool {
+        guard let store = self as? any RowValuesStore else { return false }
+        return try store.forEachRowValues(request, body)
+    }
+
     /// The snapshots of several objects (those the store does not have left out): in one go
     /// from a ``SnapshotBatchStore``, or one ``snapshot(for:)`` each.
     public func loadSnapshots(for objectIDs: [ManagedObjectID]) throws -> [ObjectSnapshot] {

@@ -71,6 +71,20 @@ public protocol RowValuesStore: PersistentStore {
     /// attribute's value, a to-one's destination ID; nil: none); nil when the store cannot read
     /// them so.
     func rowValues(_ request: StoreValuesRequest) throws -> [[AttributeValue?]]?
+
+    /// Hands each row ``rowValues(_:)`` reads to `body` as it is read, in one list `body` must
+    /// not keep, instead of making them all first; returns false when the store cannot read them
+    /// so, in which case the rows already handed are to be dropped.
+    func forEachRowValues(_ request: StoreValuesRequest, _ body: ([AttributeValue?]) throws -> Void) throws -> Bool
+}
+
+extension RowValuesStore {
+    /// Hands the rows of ``rowValues(_:)`` one by one, once they are all read.
+    public func forEachRowValues(_ request: StoreValuesRequest, _ body: ([AttributeValue?]) throws -> Void) throws -> Bool {
+        guard let rows = try rowValues(request) else { return false }
+        for row in rows { try body(row) }
+        return true
+    }
 }
 
 /// A store that reads many objects' snapshots in one go (a batch of faults, prefetched

@@ -11,10 +11,14 @@ public struct StoreValuesRequest: Sendable, Hashable {
     public var fetch: StoreFetchRequest
     /// The attributes and to-one relationships read from each object, in order.
     public var keys: [String]
+    /// Whether each row starts with the object's ID (``AttributeValue/objectID(_:)``), before the
+    /// keys' values: what a fetched results controller builds its results from.
+    public var includesObjectIDs: Bool
 
     /// Creates a values request.
-    public init(fetch: StoreFetchRequest, keys: [String]) {
+    public init(fetch: StoreFetchRequest, keys: [String], includesObjectIDs: Bool = false) {
         self.fetch = fetch
         self.keys = keys
+        self.includesObjectIDs = includesObjectIDs
     }
 }

@@ -122,6 +122,23 @@ enum SQLQueryFunctions {
         }
     }
 
+    /// The standard order of two strings when both are ASCII, nil otherwise: their bytes in
+    /// order, then the shorter first (what comparing them as Strings gives, without making them).
+    private static func asciiOrder(_ leftCount: Int32, _ left: UnsafeRawPointer?, _ rightCount: Int32, _ right: UnsafeRawPointer?) -> Int32? {
+        let lhs = UnsafeRawBufferPointer(start: left, count: left == nil ? 0 : Int(max(0, leftCount)))
+        let rhs = UnsafeRawBufferPointer(start: right, count: right == nil ? 0 : Int(max(0, rightCount)))
+        var result: Int32 = 0
+        for index in 0..<min(lhs.count, rhs.count) {
+            let a = lhs[index], b = rhs[index]
+            guard a < 0x80, b < 0x80 else { return nil }
+            if a != b { result = a < b ? -1 : 1; break }
+        }
+        // The rest of both must be ASCII too for the bytes to be the order.
+        guard lhs.allSatisfy({ $0 < 0x80 }), rhs.allSatisfy({ $0 < 0x80 }) else { return nil }
+        if result != 0 { return result }
+        return lhs.count == rhs.count ? 0 : (lhs.count < rhs.count ? -1 : 1)
+    }
+
     /// The order of two UTF-8 strings under a sort descriptor's comparison.
     fileprivate static func collate(_ comparison: ObjectSortDescriptor.Comparison, _ leftCount: Int32, _ left: UnsafeRawPointer?,
                                 _ rightCount: Int32, _ right: UnsafeRawPointer?) -> Int32 {
@@ -129,6 +146,7 @@ enum SQLQueryFunctions {
             guard let pointer, count > 0 else { return "" }
             return String(decoding: UnsafeRawBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
         }
+        if case .standard = comparison, let order = asciiOrder(leftCount, left, rightCount, right) { return order }
         let descriptor = ObjectSortDescriptor(key: "value", ascending: true, comparison: comparison)
         switch descriptor.compare(string(left, leftCount), string(right, rightCount)) {
         case .orderedAscending: return -1

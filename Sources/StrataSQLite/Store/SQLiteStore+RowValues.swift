@@ -13,6 +13,17 @@ extension SQLiteStore {
         }
     }
 
+    /// Hands each row of ``rowValues(_:)`` to `body` as SQLite steps to it; false when the
+    /// context reads the rows whole (a row of an unknown entity or a value that does not decode
+    /// stops the run: the rows handed before it are to be dropped).
+    @_spi(StoreImplementation) public func forEachRowValues(_ request: StoreValuesRequest,
+                                                            _ body: ([AttributeValue?]) throws -> Void) throws -> Bool {
+        try withConnection { state in
+            guard let plan = try rowValuesPlan(request, state: state) else { return false }
+            return try plan.forEachRow(on: state.connection, body)
+        }
+    }
+
     /// The plan a values request runs, or nil when the context reads the rows whole.
     func rowValuesPlan(for request: StoreValuesRequest) throws -> SQLRowValuesPlan? {
         try withConnection { state in try rowValuesPlan(request, state: state) }
