@@ -23,12 +23,17 @@ extension ManagedObject {
     /// Runs ``validateValue(_:forKey:)`` on every property, gathering every failure.
     ///
     /// An object of `ManagedObject` itself, whose `validateValue` only applies the model's rules,
-    /// checks only the properties that have rules (listed once per entity); an object of a
-    /// subclass, which may add rules of its own for any key, checks every property.
+    /// checks only the properties that have rules (listed once per entity), each attribute's
+    /// stored value as it is; an object of a subclass, which may add rules of its own for any
+    /// key, checks every property through `validateValue`.
     func validateAllProperties() throws {
         var failures: [ValidationFailure] = []
-        let properties = type(of: self) == ManagedObject.self ? entity.propertiesWithRules : entity.properties
-        for property in properties {
+        guard type(of: self) != ManagedObject.self else {
+            try validateRulesTyped(&failures)
+            if !failures.isEmpty { throw ValidationError(failures: failures) }
+            return
+        }
+        for property in entity.properties {
             if case .fetchedProperty = property { continue }
             do {
                 let value: Any? = switch property {
@@ -41,6 +46,35 @@ extension ManagedObject {
             }
         }
         if !failures.isEmpty { throw ValidationError(failures: failures) }
+    }
+
+    /// The model's rules on the properties that have one, for an object of `ManagedObject`
+    /// itself: each attribute's stored value is checked as it is (no `Any`, no conversion back),
+    /// a to-one by whether it is set; the same failures ``validateAgainstModel(_:forKey:)`` finds.
+    private func validateRulesTyped(_ failures: inout [ValidationFailure]) throws {
+        let layout = entity.attributeLayout
+        for property in entity.propertiesWithRules {
+            switch property {
+            case .attribute(let attribute):
+                guard let position = plainAttribute(attribute.name, in: layout)?.position else {
+                    failures += try modelFailures(try value(forKey: attribute.name), forKey: attribute.name)
+                    continue
+                }
+                if let stored = try storedAttribute(at: position, of: layout) {
+                    failures += attributeFailures(stored, attribute)
+                } else if !attribute.isOptional {
+                    failures.append(failure(attribute.name, .missingMandatoryProperty))
+                }
+            case .relationship(let relationship) where relationship.isToMany:
+                failures += try modelFailures(try loadedToMany(relationship.name).map { $0 }, forKey: relationship.name)
+            case .relationship(let relationship):
+                if !relationship.isOptional, try value(forKey: relationship.name) == nil {
+                    failures.append(failure(relationship.name, .missingMandatoryProperty))
+                }
+            case .fetchedProperty:
+                continue
+            }
+        }
     }
 
     private func failure(_ key: String?, _ reason: ValidationFailure.Reason) -> ValidationFailure {

@@ -122,9 +122,30 @@ enum SQLQueryFunctions {
         }
     }
 
+    /// The byte order (-1, 0, 1) of two texts that are both ASCII; nil when either is not.
+    static func asciiOrder(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int32? {
+        var differs: Int32 = 0
+        for index in 0..<max(left.count, right.count) {
+            let a: UInt8 = index < left.count ? left[index] : 0
+            let b: UInt8 = index < right.count ? right[index] : 0
+            if a | b >= 0x80 { return nil }
+            if differs == 0 {
+                if index >= left.count { differs = -1 } else if index >= right.count { differs = 1 } else if a != b { differs = a < b ? -1 : 1 }
+            }
+        }
+        return differs
+    }
+
     /// The order of two UTF-8 strings under a sort descriptor's comparison.
+    ///
+    /// Under `.standard` two all-ASCII texts are ordered by their bytes: ASCII text is already
+    /// in normal form C, and Swift's `String` order is the order of the NFC scalars, which for
+    /// UTF-8 is the order of the bytes. Other texts are compared as `String`s.
     fileprivate static func collate(_ comparison: ObjectSortDescriptor.Comparison, _ leftCount: Int32, _ left: UnsafeRawPointer?,
                                 _ rightCount: Int32, _ right: UnsafeRawPointer?) -> Int32 {
+        let leftBytes = UnsafeRawBufferPointer(start: left, count: left == nil ? 0 : Int(leftCount))
+        let rightBytes = UnsafeRawBufferPointer(start: right, count: right == nil ? 0 : Int(rightCount))
+        if comparison == .standard, let order = asciiOrder(leftBytes, rightBytes) { return order }
         func string(_ pointer: UnsafeRawPointer?, _ count: Int32) -> String {
             guard let pointer, count > 0 else { return "" }
             return String(decoding: UnsafeRawBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
