@@ -77,6 +77,19 @@ extension ManagedObject {
         }
     }
 
+    /// A number's value as a `Double`, as `PredicateValue(value).doubleValue` gives it, read
+    /// from the stored value's case (no `Any`, no cast); nil for values that are not numbers.
+    private static func number(_ value: AttributeValue) -> Double? {
+        switch value {
+        case .integer(let v): Double(v)
+        case .double(let v): v
+        case .float(let v): Double(v)
+        case .decimal(let v): NSDecimalNumber(decimal: v).doubleValue
+        case .boolean(let v): v ? 1 : 0
+        default: nil
+        }
+    }
+
     private func failure(_ key: String?, _ reason: ValidationFailure.Reason) -> ValidationFailure {
         ValidationFailure(objectID: objectID, entityName: entity.name, key: key, reason: reason)
     }
@@ -118,7 +131,7 @@ extension ManagedObject {
         case .string(let s): measure = Double(s.count); isLength = true
         case .binary(let d) where attribute.type == .binaryData: measure = Double(d.count); isLength = true
         case .date(let d): measure = d.timeIntervalSinceReferenceDate; isLength = false
-        default: measure = PredicateValue(value).doubleValue; isLength = false
+        default: measure = Self.number(value); isLength = false
         }
         if let measure {
             if let minimum = attribute.minimum, measure < minimum {
