@@ -9,6 +9,7 @@ import PackageDescription
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build MappingMigrationBenchmarks [count]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build MigrationBenchmarks [rows]
 //      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build UndoBenchmarks [changes] [runs]
+//      swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build WorkloadBenchmarks [--runs N] [--million]
 //      Benchmarks/check-footprint.sh (FootprintBenchmarks: memory per object against checked thresholds)
 let package = Package(
     name: "StrataBenchmarks",
@@ -89,6 +90,18 @@ let package = Package(
         ),
         .executableTarget(
             name: "SQLiteBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // WorkloadBenchmarks: a workload written outside the project (validation rules, string
+        // sorts, a cascade through objects, counts after writes, first fetches), Strata against
+        // GRDB records and hand-written SQL through the C API, medians of several runs.
+        .executableTarget(
+            name: "WorkloadBenchmarks",
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "Strata", package: "Strata"),

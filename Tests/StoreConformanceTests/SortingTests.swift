@@ -112,6 +112,27 @@ struct SortingTests {
         #expect(try fetched.map { try $0.string("name").unicodeScalars.count } == [13, 14])
     }
 
+    @Test("compare: orders ASCII names by their bytes and mixed names as Swift strings, in both directions",
+          arguments: StoreUnderTest.all)
+    func asciiAndMixedStandardOrder(store: StoreUnderTest) throws {
+        // Prefixes, lengths, case, spaces, control and punctuation bytes, the empty string, and
+        // names whose order needs normal form C (e + U+0301 is é, after every ASCII letter).
+        var words: [String] = ["", "a", "ab", "abc", "abd", "Ab", "AB", "a b", "a\u{7F}", "~", " ", "\t", "z",
+                               "ez", "f", "\u{00E9}", "e\u{0301}b", "ea", "\u{00E9}z", "Zz", "zz\u{0300}"]
+        // Enough pseudo-random ASCII names that SQLite's sorter compares many pairs.
+        var seed: UInt64 = 0x5EED
+        for _ in 0..<300 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let length = Int(seed >> 60)
+            words.append(String((0..<length).map { index in
+                Character(Unicode.Scalar(UInt8(32 + (seed >> (UInt64(index) * 4 % 56)) % 95)))
+            }))
+        }
+        let expected = composed(words.sorted { ValueComparisonProbe.ascending($0, $1) })
+        #expect(try names(store, words, request(.standard)) == expected)
+        #expect(try names(store, words, request(.standard, ascending: false)) == expected.reversed())
+    }
+
     @Test("nil sorts first ascending and last descending; case-insensitive and Finder-like comparisons",
           arguments: StoreUnderTest.all)
     func caseAndNil(store: StoreUnderTest) throws {
@@ -192,5 +213,12 @@ struct SortingTests {
         #expect(swedish.compare("Öl", "Zebra") == .orderedDescending)
         let german = ObjectSortDescriptor(key: "x", comparison: .localized(Locale(identifier: "de")))
         #expect(german.compare("Öl", "Zebra") == .orderedAscending)
+    }
+}
+
+/// The in-memory evaluator's `compare:` order of two strings, through a sort descriptor.
+private enum ValueComparisonProbe {
+    static func ascending(_ a: String, _ b: String) -> Bool {
+        ObjectSortDescriptor(key: "name").compare(a, b) == .orderedAscending
     }
 }

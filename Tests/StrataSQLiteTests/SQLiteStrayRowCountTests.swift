@@ -174,6 +174,28 @@ struct SQLiteStrayRowCountTests {
         #expect(Self.isUnknownEntity(Outcome { try store.store.count(request) }, code: 99))
     }
 
+    @Test("A fetch that read a whole table stands for the check: the count after it is count(*) alone, until another connection writes")
+    func wholeTableFetchStandsForCheck() throws {
+        let (store, url) = try Self.store()
+        let request = store.request("Book", nil)
+        #expect(try store.store.fetch(request).count == 3)
+        let counted = try statementsRun(on: store.store) { try store.store.count(request) }
+        #expect(counted.result == 3)
+        #expect(counted.sql == ["PRAGMA data_version", "SELECT count(*) FROM ZBOOK t0"])
+        // A fetch with a condition or a range leaves rows unread and stands for nothing.
+        let items = store.request("Item", nil, sort: [ObjectSortDescriptor(key: "name")], limit: 2)
+        #expect(try store.store.fetch(items).count == 2)
+        let itemCount = try statementsRun(on: store.store) { try store.store.count(store.request("Item", nil)) }
+        #expect(itemCount.result == 4)
+        #expect(itemCount.sql.contains { $0.hasPrefix("SELECT 1 FROM ZITEM WHERE") })
+        // Another connection commits a stray row after the fetch: the count looks again and fails.
+        try Self.write("INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZYEAR) VALUES (50, 99, 1, 'stray', 2100)", to: url)
+        #expect(Self.isUnknownEntity(Outcome { try store.store.count(request) }, code: 99))
+        // The failed fetch records nothing either.
+        #expect(Self.isUnknownEntity(Outcome { try store.store.fetch(request).count }, code: 99))
+        #expect(Self.isUnknownEntity(Outcome { try store.store.count(request) }, code: 99))
+    }
+
     @Test("Where entities share a table, the check for stray rows is range searches of the entity index")
     func checkUsesEntityIndex() throws {
         let (store, url) = try Self.store()

@@ -4,6 +4,7 @@ import GRDB
 // GRDB records: the Codable row structs with FetchableRecord and PersistableRecord, on a
 // DatabaseQueue in WAL mode. Dates are stored as seconds since 2001 (as the Strata store and the
 // C API version store them) rather than GRDB's default text, so all three write the same values.
+// The queue runs with `synchronous = FULL` like the other two (GRDB's WAL mode picks NORMAL).
 
 extension AuthorRow: FetchableRecord, PersistableRecord {
     static let databaseTableName = "author"
@@ -21,7 +22,10 @@ enum GRDBEngine {
     static func open(_ file: URL) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.journalMode = .wal
-        return try DatabaseQueue(path: file.path, configuration: configuration)
+        let queue = try DatabaseQueue(path: file.path, configuration: configuration)
+        // GRDB's WAL mode sets `synchronous = NORMAL`; the other engines commit with FULL.
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        return queue
     }
 
     static func run(_ phase: Phase, workload: Workload, file: URL) throws -> PhaseResult {

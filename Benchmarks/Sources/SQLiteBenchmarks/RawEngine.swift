@@ -24,8 +24,8 @@ final class RawDatabase {
     /// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs.
     static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    /// Opens (creating) the database at `path` in WAL mode with foreign keys on, as GRDB's
-    /// queue and the Strata store also run.
+    /// Opens (creating) the database at `path` in WAL mode with `synchronous = FULL` and foreign
+    /// keys on, as GRDB's queue and the Strata store also run.
     init(path: String) throws {
         self.path = path
         var opened: OpaquePointer?
@@ -35,7 +35,7 @@ final class RawDatabase {
             throw BenchmarkError("cannot open \(path)")
         }
         handle = opened
-        try execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON")
+        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON")
     }
 
     deinit { sqlite3_close_v2(handle) }

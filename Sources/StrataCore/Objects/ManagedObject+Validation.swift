@@ -23,12 +23,17 @@ extension ManagedObject {
     /// Runs ``validateValue(_:forKey:)`` on every property, gathering every failure.
     ///
     /// An object of `ManagedObject` itself, whose `validateValue` only applies the model's rules,
-    /// checks only the properties that have rules (listed once per entity); an object of a
-    /// subclass, which may add rules of its own for any key, checks every property.
+    /// checks only the properties that have rules (listed once per entity), each attribute's
+    /// stored value as it is; an object of a subclass, which may add rules of its own for any
+    /// key, checks every property through `validateValue`.
     func validateAllProperties() throws {
         var failures: [ValidationFailure] = []
-        let properties = type(of: self) == ManagedObject.self ? entity.propertiesWithRules : entity.properties
-        for property in properties {
+        guard type(of: self) != ManagedObject.self else {
+            try validateRulesTyped(&failures)
+            if !failures.isEmpty { throw ValidationError(failures: failures) }
+            return
+        }
+        for property in entity.properties {
             if case .fetchedProperty = property { continue }
             do {
                 let value: Any? = switch property {
@@ -41,6 +46,48 @@ extension ManagedObject {
             }
         }
         if !failures.isEmpty { throw ValidationError(failures: failures) }
+    }
+
+    /// The model's rules on the properties that have one, for an object of `ManagedObject`
+    /// itself: each attribute's stored value is checked as it is (no `Any`, no conversion back),
+    /// a to-one by whether it is set; the same failures ``validateAgainstModel(_:forKey:)`` finds.
+    private func validateRulesTyped(_ failures: inout [ValidationFailure]) throws {
+        let layout = entity.attributeLayout
+        for property in entity.propertiesWithRules {
+            switch property {
+            case .attribute(let attribute):
+                guard let position = plainAttribute(attribute.name, in: layout)?.position else {
+                    failures += try modelFailures(try value(forKey: attribute.name), forKey: attribute.name)
+                    continue
+                }
+                if let stored = try storedAttribute(at: position, of: layout) {
+                    failures += attributeFailures(stored, attribute)
+                } else if !attribute.isOptional {
+                    failures.append(failure(attribute.name, .missingMandatoryProperty))
+                }
+            case .relationship(let relationship) where relationship.isToMany:
+                failures += try modelFailures(try loadedToMany(relationship.name).map { $0 }, forKey: relationship.name)
+            case .relationship(let relationship):
+                if !relationship.isOptional, try value(forKey: relationship.name) == nil {
+                    failures.append(failure(relationship.name, .missingMandatoryProperty))
+                }
+            case .fetchedProperty:
+                continue
+            }
+        }
+    }
+
+    /// A number's value as a `Double`, as `PredicateValue(value).doubleValue` gives it, read
+    /// from the stored value's case (no `Any`, no cast); nil for values that are not numbers.
+    private static func number(_ value: AttributeValue) -> Double? {
+        switch value {
+        case .integer(let v): Double(v)
+        case .double(let v): v
+        case .float(let v): Double(v)
+        case .decimal(let v): NSDecimalNumber(decimal: v).doubleValue
+        case .boolean(let v): v ? 1 : 0
+        default: nil
+        }
     }
 
     private func failure(_ key: String?, _ reason: ValidationFailure.Reason) -> ValidationFailure {
@@ -84,7 +131,7 @@ extension ManagedObject {
         case .string(let s): measure = Double(s.count); isLength = true
         case .binary(let d) where attribute.type == .binaryData: measure = Double(d.count); isLength = true
         case .date(let d): measure = d.timeIntervalSinceReferenceDate; isLength = false
-        default: measure = PredicateValue(value).doubleValue; isLength = false
+        default: measure = Self.number(value); isLength = false
         }
         if let measure {
             if let minimum = attribute.minimum, measure < minimum {

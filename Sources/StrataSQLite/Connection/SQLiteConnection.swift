@@ -80,7 +80,9 @@ final class SQLiteConnection {
         if case .queryOnly = mode { try execute("PRAGMA query_only = 1") }
         // Reading the schema is the first thing that notices a file that is not a database.
         try execute("SELECT count(*) FROM sqlite_master")
-        if case .readWrite = mode { try execute("PRAGMA journal_mode = WAL") }
+        // WAL with synchronous FULL: a committed save survives a power loss, whatever default
+        // the system's SQLite was built with.
+        if case .readWrite = mode { try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL") }
     }
 
     deinit {

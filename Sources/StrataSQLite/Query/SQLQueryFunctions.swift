@@ -122,31 +122,34 @@ enum SQLQueryFunctions {
         }
     }
 
-    /// The standard order of two strings when both are ASCII, nil otherwise: their bytes in
-    /// order, then the shorter first (what comparing them as Strings gives, without making them).
-    private static func asciiOrder(_ leftCount: Int32, _ left: UnsafeRawPointer?, _ rightCount: Int32, _ right: UnsafeRawPointer?) -> Int32? {
-        let lhs = UnsafeRawBufferPointer(start: left, count: left == nil ? 0 : Int(max(0, leftCount)))
-        let rhs = UnsafeRawBufferPointer(start: right, count: right == nil ? 0 : Int(max(0, rightCount)))
-        var result: Int32 = 0
-        for index in 0..<min(lhs.count, rhs.count) {
-            let a = lhs[index], b = rhs[index]
-            guard a < 0x80, b < 0x80 else { return nil }
-            if a != b { result = a < b ? -1 : 1; break }
+    /// The byte order (-1, 0, 1) of two texts that are both ASCII; nil when either is not.
+    static func asciiOrder(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int32? {
+        var differs: Int32 = 0
+        for index in 0..<max(left.count, right.count) {
+            let a: UInt8 = index < left.count ? left[index] : 0
+            let b: UInt8 = index < right.count ? right[index] : 0
+            if a | b >= 0x80 { return nil }
+            if differs == 0 {
+                if index >= left.count { differs = -1 } else if index >= right.count { differs = 1 } else if a != b { differs = a < b ? -1 : 1 }
+            }
         }
-        // The rest of both must be ASCII too for the bytes to be the order.
-        guard lhs.allSatisfy({ $0 < 0x80 }), rhs.allSatisfy({ $0 < 0x80 }) else { return nil }
-        if result != 0 { return result }
-        return lhs.count == rhs.count ? 0 : (lhs.count < rhs.count ? -1 : 1)
+        return differs
     }
 
     /// The order of two UTF-8 strings under a sort descriptor's comparison.
+    ///
+    /// Under `.standard` two all-ASCII texts are ordered by their bytes: ASCII text is already
+    /// in normal form C, and Swift's `String` order is the order of the NFC scalars, which for
+    /// UTF-8 is the order of the bytes. Other texts are compared as `String`s.
     fileprivate static func collate(_ comparison: ObjectSortDescriptor.Comparison, _ leftCount: Int32, _ left: UnsafeRawPointer?,
                                 _ rightCount: Int32, _ right: UnsafeRawPointer?) -> Int32 {
+        let leftBytes = UnsafeRawBufferPointer(start: left, count: left == nil ? 0 : Int(leftCount))
+        let rightBytes = UnsafeRawBufferPointer(start: right, count: right == nil ? 0 : Int(rightCount))
+        if comparison == .standard, let order = asciiOrder(leftBytes, rightBytes) { return order }
         func string(_ pointer: UnsafeRawPointer?, _ count: Int32) -> String {
             guard let pointer, count > 0 else { return "" }
             return String(decoding: UnsafeRawBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
         }
-        if case .standard = comparison, let order = asciiOrder(leftCount, left, rightCount, right) { return order }
         let descriptor = ObjectSortDescriptor(key: "value", ascending: true, comparison: comparison)
         switch descriptor.compare(string(left, leftCount), string(right, rightCount)) {
         case .orderedAscending: return -1

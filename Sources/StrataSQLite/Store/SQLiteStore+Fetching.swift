@@ -39,7 +39,8 @@ extension SQLiteStore {
             var run: [ObjectSnapshot] = []
             run.reserveCapacity(min(expected, Self.handedRowCount))
             var handed = 0
-            try readRows(plan, in: state, reader: reader, caching: false, into: &run, runLength: Self.handedRowCount) {
+            try readRows(plan, wholeTable: Self.readsWholeTable(request, plan), in: state, reader: reader, caching: false,
+                         into: &run, runLength: Self.handedRowCount) {
                 handed += $0.count
                 try receiver.receive(&$0)
             }
@@ -54,7 +55,11 @@ extension SQLiteStore {
     /// does, or cached-first (``SQLiteRowReader/snapshotsCachedFirst(_:table:checksBlobs:into:runLength:handing:)``,
     /// in one read transaction) when the last fetch of the table found nearly every row in the
     /// coordinator's cache (``SQLiteCachedRowShare``) and the reader's own cache is not wanted.
-    private func readRows(_ plan: SQLFetchPlan, in state: State, reader: SQLiteRowReader, caching: Bool,
+    ///
+    /// With `wholeTable` (every row of the table, no condition or range), a plain read that
+    /// succeeds records that the table holds no stray row (``SQLiteStrayRowCheck``), so that a
+    /// count that follows need not look again.
+    private func readRows(_ plan: SQLFetchPlan, wholeTable: Bool, in state: State, reader: SQLiteRowReader, caching: Bool,
                           into list: inout [ObjectSnapshot], runLength: Int,
                           handing hand: (inout [ObjectSnapshot]) throws -> Void) throws {
         if !caching, reader.cachedRows != nil, state.cachedRowShare.readsCachedFirst(plan.table.name),
@@ -64,9 +69,17 @@ extension SQLiteStore {
                                                 into: &list, runLength: runLength, handing: hand)
             }
         } else {
+            let version = wholeTable ? try state.strayRows.dataVersion(state.connection) : nil
             try reader.snapshots(plan.select, table: plan.table, includesValues: plan.includesValues, caching: caching,
                                  into: &list, runLength: runLength, handing: hand)
+            if wholeTable { try state.strayRows.recordNoStrayRows(plan.table, readAt: version, connection: state.connection) }
         }
+    }
+
+    /// Whether `plan` reads every row of its table for `request`: its entities fill the table,
+    /// and no condition, offset or limit leaves a row out.
+    private static func readsWholeTable(_ request: StoreFetchRequest, _ plan: SQLFetchPlan) -> Bool {
+        request.predicate == nil && request.fetchLimit == 0 && request.fetchOffset == 0 && plan.coversTable
     }
 
     /// Records what share of the `rows` a fetch with `plan` read came from the coordinator's cache.
@@ -104,7 +117,8 @@ extension SQLiteStore {
         }
         var rows: [ObjectSnapshot] = []
         rows.reserveCapacity(try expectedRowCount(request, plan, state.connection))
-        try readRows(plan, in: state, reader: reader, caching: !plan.isComplete, into: &rows, runLength: .max) { _ in }
+        try readRows(plan, wholeTable: Self.readsWholeTable(request, plan), in: state, reader: reader,
+                     caching: !plan.isComplete, into: &rows, runLength: .max) { _ in }
         recordCacheShare(plan, rows: rows.count, reader: reader, in: state)
         let ordered = !plan.checksOrderAfterReading || !reader.readNumberStoredAsBlob
         if plan.isComplete, ordered { return rows }

@@ -7,10 +7,13 @@
 /// when the answer is yes.
 ///
 /// The answer for each table is kept with the connection until another connection commits
-/// (`PRAGMA data_version` changes): the store itself writes only its entities' codes. Finding it
-/// out is one `SELECT 1 … LIMIT 1` over the values outside the table's codes: a few range
-/// searches of the entity index where the table has one (several entities share it), a read of
-/// every row's `Z_ENT` where it has none, once per table until the file changes.
+/// (`PRAGMA data_version` changes): the store itself writes only its entities' codes. A fetch
+/// that read every row of a table without failing has answered no for it (the reader reports a
+/// row of an unknown code), and records so (``recordNoStrayRows(_:readAt:connection:)``).
+/// Otherwise finding it out is one `SELECT 1 … LIMIT 1` over the values outside the table's
+/// codes: a few range searches of the entity index where the table has one (several entities
+/// share it), a read of every row's `Z_ENT` where it has none, once per table until the file
+/// changes.
 final class SQLiteStrayRowCheck {
     private let schema: SQLiteSchema
     /// The connection's `PRAGMA data_version` when `answers` were found.
@@ -36,6 +39,28 @@ final class SQLiteStrayRowCheck {
         let found = try connection.scalar(query.sql, query.values) != nil
         answers[table.name] = found
         return found
+    }
+
+    /// The connection's `PRAGMA data_version`: read before a fetch reads a whole table, and
+    /// handed to ``recordNoStrayRows(_:readAt:connection:)`` after it.
+    func dataVersion(_ connection: SQLiteConnection) throws(SQLiteError) -> SQLiteValue? {
+        try connection.scalar("PRAGMA data_version")
+    }
+
+    /// Records that `table` holds no stray row: every row of it was read without finding one,
+    /// at data version `version`. Nothing is recorded when another connection has committed
+    /// since (the rows read may not be the file's rows now).
+    ///
+    /// - Throws: an SQLite error from reading the data version.
+    func recordNoStrayRows(_ table: SQLiteSchema.Table, readAt version: SQLiteValue?,
+                           connection: SQLiteConnection) throws(SQLiteError) {
+        let now = try connection.scalar("PRAGMA data_version")
+        guard now == version else { return }
+        if now != dataVersion {
+            answers = [:]
+            dataVersion = now
+        }
+        answers[table.name] = false
     }
 
     /// `SELECT 1 FROM <table> WHERE Z_ENT IS NULL OR Z_ENT < ? OR (Z_ENT > ? AND Z_ENT < ?) … OR
