@@ -152,7 +152,8 @@ struct ContentsReader {
             return entities.first.flatMap { entityLines[$0] }
         case let .duplicateProperty(entity, property), let .unknownInverse(entity, property, _),
             let .inverseMismatch(entity, property, _), let .invalidDefaultValue(entity, property),
-            let .invalidCount(entity, property), let .unsupportedDerivation(entity, property, _, _):
+            let .invalidCount(entity, property), let .unsupportedDerivation(entity, property, _, _),
+            let .invalidCompositeElement(entity, property, _, _):
             return propertyLines[entity]?[property] ?? entityLines[entity]
         case let .unknownDestination(entity, property, _):
             return propertyLines[entity]?[property] ?? templateLines[property] ?? entityLines[entity]

@@ -91,6 +91,22 @@ struct ModelResolver {
                 if let value = attribute.defaultValue, !value.matches(attribute.type) {
                     throw ModelError.invalidDefaultValue(entity: entity.name, attribute: attribute.name)
                 }
+                if let composite = attribute.composite {
+                    let element = String(attribute.name.dropFirst(composite.name.count + 1))
+                    let reason: String? = if attribute.type == .objectID {
+                        "a composite cannot hold an ObjectID"
+                    } else if attribute.type == .binaryData && attribute.allowsExternalBinaryDataStorage {
+                        "a composite cannot hold externally stored binary data"
+                    } else if attribute.isDerived {
+                        "a composite cannot hold a derived attribute"
+                    } else {
+                        nil
+                    }
+                    if let reason {
+                        throw ModelError.invalidCompositeElement(entity: entity.name, attribute: composite.name,
+                                                                 element: element, reason: reason)
+                    }
+                }
             case .relationship(let relationship):
                 guard let destination = all[relationship.destinationEntityName] else {
                     throw ModelError.unknownDestination(

@@ -95,7 +95,12 @@ struct SQLiteSchema: Sendable {
         }
         for entity in model.entities {
             if !usable(entity.name) { return entity.name }
-            for property in entity.properties where !usable(property.name) { return property.name }
+            for property in entity.properties {
+                // A composite's element is named by its path; each part must be usable.
+                let parts = property.attribute?.composite == nil
+                    ? [property.name] : property.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                if !parts.allSatisfy(usable) { return property.name }
+            }
             for index in entity.indexes where !usable(index.name) { return index.name }
         }
         return nil
@@ -140,7 +145,7 @@ struct SQLiteSchema: Sendable {
                         if table.columns[index].type != Self.declaredType(attribute.type) { table.columns[index].type = "BLOB" }
                         continue
                     }
-                    let column = Self.uniqueColumn("Z" + attribute.name.uppercased(), in: table)
+                    let column = Self.uniqueColumn("Z" + Self.columnStem(attribute.name), in: table)
                     table.attributeColumns[attribute.name] = column
                     table.columns.append((column, Self.declaredType(attribute.type)))
                     if attribute.isDerived { table.derivedColumns.insert(column) }
@@ -260,6 +265,13 @@ struct SQLiteSchema: Sendable {
             current = candidate.superentityName.flatMap { model.entity(named: $0) }
         }
         return declaring
+    }
+
+    /// The column name of an attribute without its `Z`: the name in upper case, and for a
+    /// composite's element (`magnitude.richter`) the path with `_` between its parts
+    /// (`MAGNITUDE_RICHTER`).
+    static func columnStem(_ name: String) -> String {
+        name.uppercased().replacingOccurrences(of: ".", with: "_")
     }
 
     /// `name`, or `name` with a number when a sibling entity already took it.
