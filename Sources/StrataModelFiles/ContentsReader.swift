@@ -17,6 +17,8 @@ struct ContentsReader {
     var configurationLines: [String: Int] = [:]
     /// Fetch request template name → line.
     var templateLines: [String: Int] = [:]
+    /// The model's `<composite name>` definitions, by name.
+    var compositeDefinitions: [String: XMLTree] = [:]
 
     init(file: String) {
         self.file = file
@@ -31,6 +33,10 @@ struct ContentsReader {
         }
         checkAttributes(of: root, known: ["userDefinedModelVersionIdentifier"], ignored: Vocabulary.modelIgnored)
 
+        compositeDefinitions = [:]
+        for child in root.children where child.name == "composite" {
+            compositeDefinitions[try required("name", of: child)] = child
+        }
         var entities: [EntityDescription] = []
         var configurations: [String: [String]] = [:]
         var templates: [String: FetchRequestTemplate] = [:]
@@ -49,7 +55,7 @@ struct ContentsReader {
             case "elements":
                 break  // the diagram layout: nothing of the model
             case "composite":
-                warn(child, .unsupportedFeature(element: "composite", feature: "composite attribute definition '\(child.attributes["name"] ?? "")'"))
+                break  // read where an attribute uses it
             default:
                 warn(child, .unknownElement(element: child.name, parent: root.name))
             }

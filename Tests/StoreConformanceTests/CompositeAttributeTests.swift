@@ -128,4 +128,16 @@ struct CompositeAttributeTests {
         try context.insert("Quake", ["code": "d", "magnitude": ["scale": "ML"]])
         #expect(throws: (any Error).self) { try context.save() }
     }
+
+    @Test("A file store reopened holds the composite values, by a coordinator with the model", arguments: StoreUnderTest.fileBacked)
+    func reopened(store: StoreUnderTest) throws {
+        let (coordinator, _, url, context) = try store.makeFileStore(model: Self.model())
+        try seed(context)
+        let reopened = PersistentStoreCoordinator(managedObjectModel: coordinator.managedObjectModel)
+        _ = try reopened.addPersistentStore(type: store.type, at: url)
+        let reader = ManagedObjectContext(coordinator: reopened)
+        let a = try quake("a", in: reader)
+        #expect(try a.value(forKeyPath: "place.geo.latitude") as? Double == 63.9)
+        #expect(try codes(reader, "magnitude.richter < 5") == ["a", "c"])
+    }
 }

@@ -21,6 +21,9 @@ public struct CompositeAttributeDescription: Sendable, Hashable {
     public var versionHashModifier: String?
     /// Free-form user info.
     public var userInfo: [String: String]
+    /// The name of the model-level definition (Xcode's `<composite name>`) the attribute uses;
+    /// nil to use the attribute's own name.
+    public var definitionName: String?
 
     /// One element of a composite: an attribute, or a nested composite.
     public enum Element: Sendable, Hashable {
@@ -45,8 +48,10 @@ public struct CompositeAttributeDescription: Sendable, Hashable {
         renamingIdentifier: String? = nil,
         versionHashModifier: String? = nil,
         userInfo: [String: String] = [:],
+        definitionName: String? = nil,
         elements: [Element]
     ) {
+        self.definitionName = definitionName
         self.name = name
         self.elements = elements
         self.isOptional = isOptional
