@@ -140,4 +140,27 @@ struct CompositeAttributeTests {
         #expect(try a.value(forKeyPath: "place.geo.latitude") as? Double == 63.9)
         #expect(try codes(reader, "magnitude.richter < 5") == ["a", "c"])
     }
+
+    @Test("Adding a composite attribute migrates by inference; elements take their defaults", arguments: StoreUnderTest.fileBacked)
+    func addedByMigration(store: StoreUnderTest) throws {
+        let v1 = try ManagedObjectModel { EntityDescription("Quake") { Attribute("code", .string, optional: false) } }
+        let v2 = try ManagedObjectModel {
+            EntityDescription("Quake") {
+                Attribute("code", .string, optional: false)
+                Composite("magnitude") {
+                    Attribute("richter", .double, defaultValue: .double(1.5))
+                    Attribute("scale", .string)
+                }
+            }
+        }
+        let (_, _, url, context) = try store.makeFileStore(model: v1)
+        try context.insert("Quake", ["code": "old"])
+        try context.save()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: v2)
+        try coordinator.addPersistentStore(type: store.type, at: url, options: MigrationTests.migrating)
+        let migrated = ManagedObjectContext(coordinator: coordinator)
+        let old = try quake("old", in: migrated)
+        #expect(try old.value(forKey: "magnitude") as? [String: Double] == ["richter": 1.5])
+        #expect(try codes(migrated, "magnitude.richter == 1.5") == ["old"])
+    }
 }
