@@ -99,7 +99,7 @@ let package = Package(
             dependencies: ["Strata", "StrataJSON", "StrataTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "StrataCLITests", dependencies: ["StrataJSON", "StrataTestSupport", "StrataCLI"]),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataJSON", "StrataModelFiles", "StrataTestSupport", "StrataCLI"]),
         // Saves in a loop until killed (checkpointing an SQLite store's log meanwhile, on request):
         // the crash-safety test kills it at random moments.
         .executableTarget(
