@@ -163,4 +163,27 @@ struct CompositeAttributeTests {
         #expect(try old.value(forKey: "magnitude") as? [String: Double] == ["richter": 1.5])
         #expect(try codes(migrated, "magnitude.richter == 1.5") == ["old"])
     }
+
+    @Test("A uniqueness constraint and an index name an element by its path", arguments: StoreUnderTest.all)
+    func constraintAndIndex(store: StoreUnderTest) throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Station", uniquenessConstraints: [["position.grid"]],
+                              indexes: [FetchIndexDescription(name: "byGrid", elements: [.init(property: "position.grid")])]) {
+                Attribute("name", .string)
+                Composite("position") {
+                    Attribute("grid", .string)
+                    Attribute("height", .double)
+                }
+            }
+        }
+        let context = try store.makeContext(model: model)
+        try context.insert("Station", ["name": "one", "position": ["grid": "A1", "height": 10.0]])
+        try context.save()
+        try context.insert("Station", ["name": "two", "position": ["grid": "A1"]])
+        #expect(throws: (any Error).self) { try context.save() }
+        context.rollback()
+        try context.insert("Station", ["name": "three", "position": ["grid": "B2"]])
+        try context.save()
+        #expect(try context.count("Station") == 2)
+    }
 }

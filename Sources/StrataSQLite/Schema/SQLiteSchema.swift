@@ -341,7 +341,7 @@ struct SQLiteSchema: Sendable {
                 for constraint in entity.uniquenessConstraints {
                     let columns = constraint.compactMap { table.attributeColumns[$0] ?? table.toOneColumns[$0] }
                     guard columns.count == constraint.count, !columns.isEmpty else { continue }
-                    statements.append("CREATE UNIQUE INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_")) ON \(table.name) (\(columns.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", ")))")
+                    statements.append("CREATE UNIQUE INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_").replacingOccurrences(of: ".", with: "_")) ON \(table.name) (\(columns.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", ")))")
                 }
                 for index in entity.indexes {
                     let columns = index.elements.compactMap { element in
