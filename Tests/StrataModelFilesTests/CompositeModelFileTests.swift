@@ -109,4 +109,24 @@ struct CompositeModelFileTests {
             }
         }
     }
+
+    @Test("a composite named like another property of its entity is a duplicate property")
+    func duplicateName() throws {
+        #expect(throws: ModelError.duplicateProperty(entity: "A", property: "c")) {
+            try ManagedObjectModel {
+                EntityDescription("A") {
+                    Attribute("c", .string)
+                    CompositeAttributeDescription(name: "c", attributes: [AttributeDescription(name: "x", type: .string)])
+                }
+            }
+        }
+        #expect(throws: ModelError.duplicateProperty(entity: "A", property: "c")) {
+            try ManagedObjectModel {
+                EntityDescription("A") {
+                    CompositeAttributeDescription(name: "c", attributes: [AttributeDescription(name: "x", type: .string)])
+                    CompositeAttributeDescription(name: "c", attributes: [AttributeDescription(name: "y", type: .string)])
+                }
+            }
+        }
+    }
 }

@@ -134,6 +134,16 @@ struct ModelResolver {
                 }
             }
         }
+        // A composite's name (or a nested one's path) is a property name too.
+        for composite in entity.compositeAttributes {
+            for path in composite.compositePaths where entity.propertiesByName[path] != nil {
+                throw ModelError.duplicateProperty(entity: entity.name, property: path)
+            }
+            if entity.compositeAttributes.filter({ $0.name == composite.name }).count > 1
+                || entity.attributes.contains(where: { $0.composite != nil && $0.composite?.name == composite.name && $0.composite != composite }) {
+                throw ModelError.duplicateProperty(entity: entity.name, property: composite.name)
+            }
+        }
         for constraint in entity.uniquenessConstraints {
             for name in constraint where entity.propertiesByName[name] == nil {
                 throw ModelError.unknownConstraintProperty(entity: entity.name, property: name)
