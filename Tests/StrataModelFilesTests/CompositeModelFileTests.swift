@@ -129,4 +129,25 @@ struct CompositeModelFileTests {
             }
         }
     }
+
+    @Test("a compiled model keeps composites, nested ones and their elements' options, with the same hashes")
+    func compiledRoundTrip() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Quake") {
+                Attribute("code", .string)
+                Composite("magnitude", optional: false, renamingIdentifier: "size", userInfo: ["k": "v"]) {
+                    Attribute("richter", .double, optional: false, defaultValue: .double(1))
+                    Composite("source") { Attribute("agency", .string, maximum: 8) }
+                }
+                Attribute("zone", .string)
+            }
+            EntityDescription("Aftershock", parent: "Quake") {
+                Composite("delay") { Attribute("seconds", .integer32) }
+            }
+        }
+        let reread = try CompiledModel.model(fromStoreCache: try CompiledModel.storeCache(of: model))
+        #expect(reread == model)
+        #expect(reread.entity(named: "Aftershock")?.compositeAttributes.map(\.name) == ["magnitude", "delay"])
+        #expect(reread.entity(named: "Quake")?.versionHash == model.entity(named: "Quake")?.versionHash)
+    }
 }
