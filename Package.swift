@@ -108,7 +108,10 @@ let package = Package(
             dependencies: ["Strata", "StrataJSON", "StrataTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "StrataCLITests", dependencies: ["StrataJSON", "StrataMigration", "StrataTestSupport", "StrataCLI", "StrataCodegen"]),
+        .testTarget(
+            name: "StrataCLITests",
+            dependencies: ["Strata", "StrataJSON", "StrataMigration", "StrataModelFiles", "StrataTestSupport", "StrataCLI", "StrataCodegen"]
+        ),
         .testTarget(name: "StrataCodegenTests", dependencies: ["StrataCodegen", "StrataModelFiles"]),
         // Saves in a loop until killed (checkpointing an SQLite store's log meanwhile, on request):
         // the crash-safety test kills it at random moments.

@@ -59,6 +59,14 @@ struct Inspect: ParsableCommand {
             modelReport["matches"] = .bool(differing.isEmpty)
             modelReport["differingEntities"] = .array(differing.map(JSONValue.string))
         }
+        // Each composite attribute with the element attributes that store it (`magnitude.richter`).
+        var composites = OrderedDictionary<String, JSONValue>()
+        for entity in managedObjectModel.entities.sorted(by: { $0.name < $1.name }) {
+            for composite in entity.compositeAttributes {
+                composites["\(entity.name).\(composite.name)"] = .array(composite.storedAttributes.map { .string($0.name) })
+            }
+        }
+        if !composites.isEmpty { modelReport["composites"] = .object(composites) }
         report["model"] = .object(modelReport)
         guard differing.isEmpty else { return .object(report) }
         let opened = try StoreFiles.open(url, type: type, model: managedObjectModel, ignoringVersionHashes: inferred)
@@ -108,6 +116,13 @@ struct Inspect: ParsableCommand {
                 lines.append("Model:    no version of \(name) matches the store (the current\(version) differs in entities \(scalar(model["differingEntities"])))")
             } else {
                 lines.append("Model:    \(name) does not match the store (entities that differ: \(scalar(model["differingEntities"])))")
+            }
+            if case .object(let composites)? = model["composites"] {
+                lines.append("Composite attributes:")
+                for (name, elements) in composites {
+                    guard case .array(let paths) = elements else { continue }
+                    lines.append("  \(name)  \(paths.map(scalar).joined(separator: ", "))")
+                }
             }
         }
         if case .object(let counts)? = members["objects"] {

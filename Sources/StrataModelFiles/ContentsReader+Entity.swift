@@ -21,6 +21,13 @@ extension ContentsReader {
         var compoundIndexes: [[String]] = []
         for child in node.children {
             switch child.name {
+            case "attribute" where child.attributes["attributeType"] == "Composite":
+                if let composite = try compositeAttribute(from: child, entity: name, using: []) {
+                    for attribute in composite.storedAttributes {
+                        entity.declaredProperties.append(.attribute(attribute))
+                        propertyLines[name, default: [:]][attribute.name] = child.line
+                    }
+                }
             case "attribute":
                 if let attribute = try attribute(from: child, entity: name) {
                     entity.declaredProperties.append(.attribute(attribute))

@@ -19,6 +19,8 @@ struct ContentsReader {
     var configurationLines: [String: Int] = [:]
     /// Fetch request template name → line.
     var templateLines: [String: Int] = [:]
+    /// The model's `<composite name>` definitions, by name.
+    var compositeDefinitions: [String: XMLTree] = [:]
 
     init(file: String) {
         self.file = file
@@ -33,6 +35,10 @@ struct ContentsReader {
         }
         checkAttributes(of: root, known: ["userDefinedModelVersionIdentifier"], ignored: Vocabulary.modelIgnored)
 
+        compositeDefinitions = [:]
+        for child in root.children where child.name == "composite" {
+            compositeDefinitions[try required("name", of: child)] = child
+        }
         var entities: [EntityDescription] = []
         var configurations: [String: [String]] = [:]
         var templates: [String: FetchRequestTemplate] = [:]
@@ -51,7 +57,7 @@ struct ContentsReader {
             case "elements":
                 break  // the diagram layout: nothing of the model
             case "composite":
-                warn(child, .unsupportedFeature(element: "composite", feature: "composite attribute definition '\(child.attributes["name"] ?? "")'"))
+                break  // read where an attribute uses it
             default:
                 warn(child, .unknownElement(element: child.name, parent: root.name))
             }
@@ -154,7 +160,8 @@ struct ContentsReader {
             return entities.first.flatMap { entityLines[$0] }
         case let .duplicateProperty(entity, property), let .unknownInverse(entity, property, _),
             let .inverseMismatch(entity, property, _), let .invalidDefaultValue(entity, property),
-            let .invalidCount(entity, property), let .unsupportedDerivation(entity, property, _, _):
+            let .invalidCount(entity, property), let .unsupportedDerivation(entity, property, _, _),
+            let .invalidCompositeElement(entity, property, _, _):
             return propertyLines[entity]?[property] ?? entityLines[entity]
         case let .unknownDestination(entity, property, _):
             return propertyLines[entity]?[property] ?? templateLines[property] ?? entityLines[entity]

@@ -59,6 +59,7 @@ public struct ModelFileWriter: Sendable {
         for entity in model.entities {
             try write(entity, to: &xml)
         }
+        try writeCompositeDefinitions(of: model, to: &xml)
         for name in model.fetchRequestTemplates.keys.sorted() {
             guard let template = model.fetchRequestTemplates[name] else { continue }
             try xml.empty("fetchRequest", [
@@ -86,8 +87,13 @@ public struct ModelFileWriter: Sendable {
             "versionHashModifier": entity.versionHashModifier,
             "syncable": "YES",
         ])
+        var writtenComposites: Set<String> = []
         for property in entity.declaredProperties {
             switch property {
+            case .attribute(let attribute) where attribute.composite != nil:
+                // A composite's elements are written once, as the composite, where the first is.
+                guard let composite = attribute.composite, writtenComposites.insert(composite.name).inserted else { continue }
+                try writeCompositeReference(composite, to: &xml)
             case .attribute(let attribute): try write(attribute, of: entity, to: &xml)
             case .relationship(let relationship): try write(relationship, to: &xml)
             case .fetchedProperty(let fetched): try write(fetched, to: &xml)
@@ -118,7 +124,7 @@ public struct ModelFileWriter: Sendable {
         xml.close()
     }
 
-    private func write(
+    func write(
         _ attribute: AttributeDescription, of entity: EntityDescription, to xml: inout XMLTextWriter
     ) throws(ModelFileError) {
         let isDate = attribute.type == .date

@@ -21,7 +21,8 @@ import Testing
 
     @Test("every fixture model survives compile → read", arguments: Fixtures.contentsPaths)
     func fixtureModels(_ path: String) throws {
-        try Self.expectRoundTrip(try ModelFile.load(at: Fixtures.url(path)), "\(path)")
+        let model = try ModelFile.load(at: Fixtures.url(path))
+        try Self.expectRoundTrip(model, "\(path)")
     }
 
     @Test("a model with every feature survives compile → read: defaults, validation, derivations, fetched properties")

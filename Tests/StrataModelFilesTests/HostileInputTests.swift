@@ -234,7 +234,7 @@ import Testing
 
     // MARK: - Skipped with a warning, the model loads
 
-    @Test("an unknown attribute type skips the attribute with a warning", arguments: ["Quaternion", "Undefined", "Composite"])
+    @Test("an unknown attribute type skips the attribute with a warning", arguments: ["Quaternion", "Undefined"])
     func unknownAttributeType(_ type: String) throws {
         let xml = contentsDocument("""
             <entity name="A">

@@ -40,6 +40,15 @@ public struct AttributeDescription: Sendable, Hashable {
     /// read-only and its version hash is the hash of this expression (see `docs/version-hashes.md`).
     public var derivationExpression: String?
 
+    /// For an attribute that stores one element of a composite attribute (named by its dotted
+    /// path, `magnitude.richter`), the whole composite; `nil` for an ordinary attribute.
+    public internal(set) var composite: CompositeAttributeDescription? {
+        get { compositeBox.first }
+        set { compositeBox = newValue.map { [$0] } ?? [] }
+    }
+    // An array, so that an attribute does not hold a composite (which holds attributes) inline.
+    private var compositeBox: [CompositeAttributeDescription] = []
+
     /// Whether the value is computed by the store from ``derivationExpression``.
     public var isDerived: Bool { derivationExpression != nil }
 

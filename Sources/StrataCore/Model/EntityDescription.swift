@@ -188,6 +188,78 @@ public struct EntityDescription: Sendable, Hashable {
 }
 
 extension EntityDescription {
+    /// The composite attributes, inherited ones included, in model order. Their elements are among
+    /// ``attributes``, each named by its dotted path (see ``CompositeAttributeDescription``).
+    public var compositeAttributes: [CompositeAttributeDescription] { storage.fields.compositeAttributes }
+
+    /// The composite attribute named `name`, if any.
+    public func compositeAttribute(named name: String) -> CompositeAttributeDescription? {
+        guard storage.fields.compositePaths.contains(name) else { return nil }
+        return storage.fields.compositeAttributes.first { $0.name == name }
+    }
+
+    /// Whether `path` names a composite attribute or a composite nested in one (`address`,
+    /// `address.geo`).
+    public func isCompositePath(_ path: String) -> Bool {
+        storage.fields.compositePaths.contains(path)
+    }
+
+    /// When the key path `components` starts with a composite attribute, the name of the element
+    /// attribute it reaches (`magnitude.richter`) and how many components that takes; nil when it
+    /// does not start with a composite or stops at one.
+    public func compositeElement<S: StringProtocol>(startingKeyPath components: ArraySlice<S>) -> (name: String, count: Int)? {
+        guard let first = components.first, storage.fields.compositePaths.contains(String(first)) else { return nil }
+        var name = String(first)
+        var count = 1
+        for component in components.dropFirst() {
+            name += "." + component
+            count += 1
+            if storage.fields.compositePaths.contains(name) { continue }
+            return attributesByName[name] == nil ? nil : (name, count)
+        }
+        return nil
+    }
+
+    /// The components of a key path starting at this entity, with each composite element path
+    /// (`magnitude`, `richter`) joined into the name of its element attribute
+    /// (`magnitude.richter`), following to-one and to-many relationships through `model`.
+    public func joiningCompositePaths(_ components: [String], model: ManagedObjectModel) -> [String] {
+        var result: [String] = []
+        var entity: EntityDescription? = self
+        var index = 0
+        while index < components.count {
+            if let current = entity, let element = current.compositeElement(startingKeyPath: components[index...]) {
+                result.append(element.name)
+                index += element.count
+                entity = nil
+                continue
+            }
+            let part = components[index]
+            result.append(part)
+            entity = entity?.relationship(named: part).flatMap { model.entity(named: $0.destinationEntityName) }
+            index += 1
+        }
+        return result
+    }
+
+    /// The value of the composite path `path` (a composite or a nested one) as a dictionary of
+    /// element name to value, built from `element`, which answers the value of an element
+    /// attribute by its full dotted name; nil when every element is nil.
+    func compositeDictionary(_ path: String, element: (AttributeDescription) throws -> Any?) rethrows -> [String: Any]? {
+        var dictionary: [String: Any] = [:]
+        let prefix = path + "."
+        for attribute in attributes where attribute.composite != nil && attribute.name.hasPrefix(prefix) {
+            let rest = attribute.name.dropFirst(prefix.count)
+            let key = String(rest.prefix { $0 != "." })
+            if rest.count == key.count {
+                if let value = try element(attribute) { dictionary[key] = value }
+            } else if dictionary[key] == nil, let nested = try compositeDictionary(prefix + key, element: element) {
+                dictionary[key] = nested
+            }
+        }
+        return dictionary.isEmpty ? nil : dictionary
+    }
+
     /// The values of a description, with the lists made from ``properties``.
     fileprivate struct Fields: Sendable, Hashable {
         var name: String
@@ -220,10 +292,19 @@ extension EntityDescription {
         private(set) var storedToOneNames: [String] = []
         private(set) var storedToManyNames: [String] = []
         private(set) var toOneWords = NameWordTable([])
+        private(set) var compositeAttributes: [CompositeAttributeDescription] = []
+        private(set) var compositePaths: Set<String> = []
 
         private mutating func makeLists() {
             attributes = properties.compactMap(\.attribute)
             relationships = properties.compactMap(\.relationship)
+            compositeAttributes = []
+            for attribute in attributes {
+                guard let composite = attribute.composite,
+                      !compositeAttributes.contains(where: { $0.name == composite.name }) else { continue }
+                compositeAttributes.append(composite)
+            }
+            compositePaths = Set(compositeAttributes.flatMap(\.compositePaths))
             hasTransientAttributes = attributes.contains(where: \.isTransient)
             hasDenyRule = relationships.contains { $0.deleteRule == .deny }
             attributeLayout = AttributeLayout(names: attributes.map(\.name),

@@ -17,6 +17,14 @@ public enum PropertiesBuilder {
     public static func buildExpression(_ property: some PropertyConvertible) -> [PropertyDescription] { [property.propertyDescription] }
     /// Several properties.
     public static func buildExpression(_ properties: [PropertyDescription]) -> [PropertyDescription] { properties }
+    /// A composite attribute, as the attributes that store its elements.
+    public static func buildExpression(_ composite: CompositeAttributeDescription) -> [PropertyDescription] {
+        composite.storedAttributes.map { .attribute($0) }
+    }
+    /// A composite attribute written with the DSL's `Composite`.
+    public static func buildExpression(_ composite: Composite) -> [PropertyDescription] {
+        buildExpression(composite.description)
+    }
     /// A block of properties.
     public static func buildBlock(_ parts: [PropertyDescription]...) -> [PropertyDescription] { parts.flatMap { $0 } }
     /// An `if` without `else`.

@@ -26,6 +26,9 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidCount(entity: String, relationship: String)
     /// A derived attribute's derivation expression is one Strata cannot compute.
     case unsupportedDerivation(entity: String, attribute: String, expression: String, reason: DerivationProblem)
+    /// An element of a composite attribute has a type or option composites do not allow
+    /// (`ObjectID`, externally stored binary data, a derivation).
+    case invalidCompositeElement(entity: String, attribute: String, element: String, reason: String)
 
     /// One line that says what is wrong and where.
     public var description: String {
@@ -56,6 +59,8 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
             "entity '\(entity)', relationship '\(relationship)': invalid minimum or maximum count"
         case let .unsupportedDerivation(entity, attribute, expression, reason):
             "entity '\(entity)', attribute '\(attribute)': derivation '\(expression)' cannot be computed: \(reason)"
+        case let .invalidCompositeElement(entity, attribute, element, reason):
+            "entity '\(entity)', composite attribute '\(attribute)', element '\(element)': \(reason)"
         }
     }
 }

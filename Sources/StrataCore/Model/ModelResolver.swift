@@ -91,6 +91,22 @@ struct ModelResolver {
                 if let value = attribute.defaultValue, !value.matches(attribute.type) {
                     throw ModelError.invalidDefaultValue(entity: entity.name, attribute: attribute.name)
                 }
+                if let composite = attribute.composite {
+                    let element = String(attribute.name.dropFirst(composite.name.count + 1))
+                    let reason: String? = if attribute.type == .objectID {
+                        "a composite cannot hold an ObjectID"
+                    } else if attribute.type == .binaryData && attribute.allowsExternalBinaryDataStorage {
+                        "a composite cannot hold externally stored binary data"
+                    } else if attribute.isDerived {
+                        "a composite cannot hold a derived attribute"
+                    } else {
+                        nil
+                    }
+                    if let reason {
+                        throw ModelError.invalidCompositeElement(entity: entity.name, attribute: composite.name,
+                                                                 element: element, reason: reason)
+                    }
+                }
             case .relationship(let relationship):
                 guard let destination = all[relationship.destinationEntityName] else {
                     throw ModelError.unknownDestination(
@@ -116,6 +132,16 @@ struct ModelResolver {
                     throw ModelError.unknownDestination(
                         entity: entity.name, property: fetched.name, destination: fetched.destinationEntityName)
                 }
+            }
+        }
+        // A composite's name (or a nested one's path) is a property name too.
+        for composite in entity.compositeAttributes {
+            for path in composite.compositePaths where entity.propertiesByName[path] != nil {
+                throw ModelError.duplicateProperty(entity: entity.name, property: path)
+            }
+            if entity.compositeAttributes.filter({ $0.name == composite.name }).count > 1
+                || entity.attributes.contains(where: { $0.composite != nil && $0.composite?.name == composite.name && $0.composite != composite }) {
+                throw ModelError.duplicateProperty(entity: entity.name, property: composite.name)
             }
         }
         for constraint in entity.uniquenessConstraints {

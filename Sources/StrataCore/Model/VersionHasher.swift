@@ -12,13 +12,16 @@ enum VersionHasher {
         if let superentityHash { bytes += Array(superentityHash) }
         let stored = entity.properties.filter { property in
             switch property {
-            case .attribute(let a): !a.isTransient
+            case .attribute(let a): !a.isTransient && a.composite == nil
             case .relationship(let r): !r.isTransient
             case .fetchedProperty: false
             }
         }
-        for property in stored.sorted(by: { $0.name < $1.name }) {
-            bytes += propertyHash(property, in: entity)
+        // A composite enters as one attribute of type code 2100; its elements do not enter.
+        let hashes = stored.map { ($0.name, propertyHash($0, in: entity)) }
+            + entity.compositeAttributes.map { ($0.name, compositeHash($0)) }
+        for (_, hash) in hashes.sorted(by: { $0.0 < $1.0 }) {
+            bytes += hash
         }
         if let modifier = entity.versionHashModifier { bytes += Array(modifier.utf8) }
         for constraint in entity.uniquenessConstraints.map({ $0.joined(separator: ".") }).sorted() {
@@ -55,6 +58,14 @@ enum VersionHasher {
         case .fetchedProperty:
             return []
         }
+    }
+
+    /// The 32-byte hash of a composite attribute: that of an attribute of type code 2100.
+    static func compositeHash(_ composite: CompositeAttributeDescription) -> [UInt8] {
+        var bytes = base(name: composite.name, optional: composite.isOptional, transient: false,
+                         modifier: composite.versionHashModifier)
+        bytes += littleEndian(Int32(2100))
+        return SHA2.sha256(bytes)
     }
 
     /// A derivation expression as Xcode writes it (`pages.@count`) in the format Core Data hashes

@@ -20,6 +20,7 @@ extension ManagedObject {
         if !isFault, !isInvalidated, let destination = toOneValues[key] {
             return destination
         }
+        if entity.isCompositePath(key) { return try compositeValue(key) }
         let property = try propertyDescription(forKey: key)
         try fulfillFault()
         try checkUsable()
@@ -63,6 +64,7 @@ extension ManagedObject {
             try checkMutable()
             return try setRelationship(relationship, to: value)
         }
+        if entity.isCompositePath(key) { return try setCompositeValue(value, path: key) }
         let property = try propertyDescription(forKey: key)
         try fulfillFault()
         try checkMutable()

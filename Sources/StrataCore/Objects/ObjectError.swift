@@ -26,6 +26,12 @@ public enum ObjectError: Error, Sendable, Hashable, CustomStringConvertible {
     /// did-save notification).
     case missingContextChanges(notification: String)
 
+    /// A composite attribute's dictionary names an element the composite does not have.
+    case unknownCompositeElement(entity: String, attribute: String, element: String)
+
+    /// A composite attribute was given something other than a dictionary of element values.
+    case wrongCompositeValue(entity: String, attribute: String, found: String)
+
     /// One line that says what is wrong and where.
     public var description: String {
         switch self {
@@ -41,6 +47,10 @@ public enum ObjectError: Error, Sendable, Hashable, CustomStringConvertible {
         case .abstractEntity(let name): "entity '\(name)' is abstract and cannot be instantiated"
         case let .unknownValueTransformer(entity, key, name): "entity '\(entity)', key '\(key)': no value transformer named '\(name)'"
         case let .transformationFailed(entity, key, reason): "entity '\(entity)', key '\(key)': \(reason)"
+        case let .unknownCompositeElement(entity, attribute, element):
+            "entity '\(entity)', composite attribute '\(attribute)' has no element '\(element)'"
+        case let .wrongCompositeValue(entity, attribute, found):
+            "entity '\(entity)', composite attribute '\(attribute)': expected a [String: Any] dictionary, found \(found)"
         case .missingContextChanges(let name): "notification '\(name)' carries no context changes to merge"
         }
     }

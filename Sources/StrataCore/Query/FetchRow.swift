@@ -192,8 +192,9 @@ struct ResolvedKeyPath: Hashable {
         func invalid(_ reason: String) -> FetchRequestError {
             .invalidProperty(entity: entity.name, property: path, reason: reason)
         }
-        let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard !path.isEmpty, parts.allSatisfy({ !$0.isEmpty }) else { throw invalid("empty key path component") }
+        let split = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !path.isEmpty, split.allSatisfy({ !$0.isEmpty }) else { throw invalid("empty key path component") }
+        let parts = entity.joiningCompositePaths(split, model: model)
         var current = entity
         var hops: [String] = []
         for (index, part) in parts.enumerated() {

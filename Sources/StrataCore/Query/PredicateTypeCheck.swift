@@ -164,6 +164,7 @@ struct PredicateTypeCheck {
         var parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if parts.first == "SELF" { parts.removeFirst() }
         if parts.isEmpty { return .object }
+        parts = current.joiningCompositePaths(parts, model: model)
         for (index, part) in parts.enumerated() {
             let isLast = index == parts.count - 1
             if part == "@count" { return isLast ? .number : .unknown }
@@ -188,7 +189,7 @@ struct PredicateTypeCheck {
     /// The attribute type at the end of a key path, when it ends in an attribute.
     private func attributeType(_ path: String, entity: EntityDescription) -> AttributeType? {
         var current = entity
-        let parts = path.split(separator: ".").map(String.init).filter { $0 != "SELF" }
+        let parts = current.joiningCompositePaths(path.split(separator: ".").map(String.init).filter { $0 != "SELF" }, model: model)
         for (index, part) in parts.enumerated() {
             switch current.propertiesByName[part] {
             case .attribute(let attribute)? where index == parts.count - 1: return attribute.type

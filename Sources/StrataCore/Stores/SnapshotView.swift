@@ -41,6 +41,11 @@ public struct SnapshotView: IdentifiedKeyValue {
     public func value(forKey key: String) throws -> Any? {
         let entityName = snapshot.objectID.entityName
         guard let property = model.entitiesByName[entityName]?.propertiesByName[key] else {
+            if let entity = model.entitiesByName[entityName], entity.isCompositePath(key) {
+                return try entity.compositeDictionary(key) { attribute in
+                    try snapshot.attributes[attribute.name].map { try $0.swiftValue(for: attribute, entity: entityName) }
+                }
+            }
             throw ObjectError.unknownKey(entity: entityName, key: key)
         }
         switch property {

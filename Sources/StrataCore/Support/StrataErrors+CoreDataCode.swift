@@ -10,7 +10,7 @@ extension ObjectError: CoreDataCodedError {
     public var coreDataErrorCode: CoreDataErrorCode {
         switch self {
         case .objectNotFound, .objectDeleted: .managedObjectReferentialIntegrity
-        case .wrongValueType, .valueOutOfRange: .managedObjectValidation
+        case .wrongValueType, .valueOutOfRange, .unknownCompositeElement, .wrongCompositeValue: .managedObjectValidation
         case .unknownKey, .unknownEntity, .invalidKeyPath, .wrongContext, .abstractEntity,
              .unknownValueTransformer, .transformationFailed, .missingContextChanges: .coreData
         }

@@ -150,6 +150,9 @@ struct CompiledModelReader {
             let positions = Dictionary(order.enumerated().map { ($1, $0) }) { first, _ in first }
             entity.declaredProperties.sort { (positions[$0.name] ?? .max) < (positions[$1.name] ?? .max) }
         }
+        if let composites = try optionalString(CompiledModelWriter.compositesKey, in: archived, of: owner) {
+            entity.declaredProperties = try CompositeOutline.restoring(composites, in: entity.declaredProperties, of: owner)
+        }
         entity.indexes = try indexes(archived, attributes: attributes.compactMap(\.attribute), of: owner)
         return entity
     }

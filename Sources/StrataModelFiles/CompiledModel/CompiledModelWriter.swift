@@ -7,9 +7,10 @@ import StrataCore
 ///
 /// Like Core Data's, the archive repeats every inherited property on each sub-entity (as an
 /// object of that sub-entity), points every relationship at its destination entity and inverse,
-/// and gives each element its name as its renaming identifier when none is set. Four keys Core
+/// and gives each element its name as its renaming identifier when none is set. Five keys Core
 /// Data does not know (and ignores when it unarchives) keep what its own keys cannot say exactly:
-/// ``writerKey``, ``propertyOrderKey``, ``predicateFormatKey`` and ``derivationTextKey``.
+/// ``writerKey``, ``propertyOrderKey``, ``predicateFormatKey``, ``derivationTextKey`` and
+/// ``compositesKey``.
 struct CompiledModelWriter {
     /// Marks an archive Strata wrote (on the model; its value is 1): configurations keep their
     /// order and a class name is read as written.
@@ -21,6 +22,9 @@ struct CompiledModelWriter {
     /// A derived attribute's derivation as written in the model, when the archived expression
     /// reads back as other text.
     static let derivationTextKey = "StrataDerivationExpression"
+    /// The composite attributes an entity declares, as JSON text (``CompositeOutline``); their
+    /// elements are archived as plain attributes named by their paths.
+    static let compositesKey = "StrataCompositeAttributes"
 
     let model: ManagedObjectModel
     var archive = KeyedArchiveWriter()
@@ -104,6 +108,7 @@ struct CompiledModelWriter {
             Self.propertyOrderKey: archive.array(entity.declaredProperties.map { archive.string($0.name) }),
         ]
         if entity.isAbstract { fields["NSIsAbstract"] = .bool(true) }
+        if let composites = CompositeOutline.text(declaredBy: entity) { fields[Self.compositesKey] = archive.string(composites) }
         // Like Core Data, the lists are left out when empty.
         if !entity.uniquenessConstraints.isEmpty {
             fields["NSUniqueTuples"] = archive.array(entity.uniquenessConstraints.map { tuple in

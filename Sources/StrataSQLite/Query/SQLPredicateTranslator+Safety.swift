@@ -115,6 +115,10 @@ extension SQLPredicateTranslator {
                 return false
             }
         }
+        if let element = entities.first?.compositeElement(startingKeyPath: components) {
+            guard let attribute = commonProperty(element.name, of: entities)?.attribute else { return false }
+            return components.count == element.count && attribute.type != .transformable
+        }
         guard let property = commonProperty(name, of: entities) else { return false }
         switch property {
         case .attribute(let attribute):

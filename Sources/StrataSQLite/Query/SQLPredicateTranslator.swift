@@ -332,7 +332,12 @@ final class SQLPredicateTranslator {
         var row = start
         var index = components.startIndex
         while index < components.endIndex {
-            let name = String(components[index])
+            var name = String(components[index])
+            // A composite's element path (`magnitude.richter`) is one stored attribute.
+            if let element = row.entities.first?.compositeElement(startingKeyPath: components[index...]) {
+                name = element.name
+                index += element.count - 1
+            }
             let isLast = index == components.endIndex - 1
             switch try property(name, of: row) {
             case .attribute(let attribute):

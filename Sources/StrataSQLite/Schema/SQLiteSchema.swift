@@ -95,7 +95,12 @@ struct SQLiteSchema: Sendable {
         }
         for entity in model.entities {
             if !usable(entity.name) { return entity.name }
-            for property in entity.properties where !usable(property.name) { return property.name }
+            for property in entity.properties {
+                // A composite's element is named by its path; each part must be usable.
+                let parts = property.attribute?.composite == nil
+                    ? [property.name] : property.name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                if !parts.allSatisfy(usable) { return property.name }
+            }
             for index in entity.indexes where !usable(index.name) { return index.name }
         }
         return nil
@@ -140,7 +145,7 @@ struct SQLiteSchema: Sendable {
                         if table.columns[index].type != Self.declaredType(attribute.type) { table.columns[index].type = "BLOB" }
                         continue
                     }
-                    let column = Self.uniqueColumn("Z" + attribute.name.uppercased(), in: table)
+                    let column = Self.uniqueColumn("Z" + Self.columnStem(attribute.name), in: table)
                     table.attributeColumns[attribute.name] = column
                     table.columns.append((column, Self.declaredType(attribute.type)))
                     if attribute.isDerived { table.derivedColumns.insert(column) }
@@ -262,6 +267,13 @@ struct SQLiteSchema: Sendable {
         return declaring
     }
 
+    /// The column name of an attribute without its `Z`: the name in upper case, and for a
+    /// composite's element (`magnitude.richter`) the path with `_` between its parts
+    /// (`MAGNITUDE_RICHTER`).
+    static func columnStem(_ name: String) -> String {
+        name.uppercased().replacingOccurrences(of: ".", with: "_")
+    }
+
     /// `name`, or `name` with a number when a sibling entity already took it.
     private static func uniqueColumn(_ name: String, in table: Table) -> String {
         let taken = Set(table.columns.map(\.name)).union(["Z_PK", "Z_ENT", "Z_OPT"])
@@ -329,7 +341,7 @@ struct SQLiteSchema: Sendable {
                 for constraint in entity.uniquenessConstraints {
                     let columns = constraint.compactMap { table.attributeColumns[$0] ?? table.toOneColumns[$0] }
                     guard columns.count == constraint.count, !columns.isEmpty else { continue }
-                    statements.append("CREATE UNIQUE INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_")) ON \(table.name) (\(columns.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", ")))")
+                    statements.append("CREATE UNIQUE INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_").replacingOccurrences(of: ".", with: "_")) ON \(table.name) (\(columns.map { "\($0) COLLATE BINARY ASC" }.joined(separator: ", ")))")
                 }
                 for index in entity.indexes {
                     let columns = index.elements.compactMap { element in
