@@ -26,8 +26,41 @@ struct EntityClassWriter {
 
     /// The properties the class declares: its own when it derives from its parent's class, else
     /// all.
-    private var declaredProperties: [PropertyDescription] {
-        parentClass == nil ? entity.properties : entity.declaredProperties
+    private var declaredProperties: [Member] {
+        members(parentClass == nil ? entity.properties : entity.declaredProperties)
+    }
+
+    /// A Swift property of the class: a model property, or a composite attribute, whose
+    /// elements the model lists as attributes named by their dotted paths.
+    enum Member {
+        case property(PropertyDescription)
+        case composite(name: String, isOptional: Bool)
+
+        var name: String {
+            switch self {
+            case .property(let property): property.name
+            case .composite(let name, _): name
+            }
+        }
+    }
+
+    /// `properties` with each composite's elements folded into one member, where its first
+    /// element stands.
+    private func members(_ properties: [PropertyDescription]) -> [Member] {
+        var members: [Member] = []
+        var composites: Set<String> = []
+        for property in properties {
+            guard case .attribute(let attribute) = property, attribute.composite != nil,
+                  let top = attribute.name.split(separator: ".").first.map(String.init) else {
+                members.append(.property(property))
+                continue
+            }
+            if composites.insert(top).inserted {
+                let isOptional = entity.compositeAttribute(named: top)?.isOptional ?? true
+                members.append(.composite(name: top, isOptional: isOptional))
+            }
+        }
+        return members
     }
 
     // MARK: Files
@@ -43,14 +76,14 @@ struct EntityClassWriter {
         lines.append("    public override class var entityName: String { \(SwiftNames.literal(entity.name)) }")
         lines.append("")
         lines += keysEnum()
-        for property in declaredProperties {
-            lines += accessor(property)
+        for member in declaredProperties {
+            lines += accessor(member)
         }
         lines.append("")
         lines.append("    /// The model key of each property, for sorts by key path and `#Predicate`.")
         let keyPathsKeyword = parentClass != nil ? "public override class var" : (isFinal ? "public static var" : "public class var")
         lines.append("    \(keyPathsKeyword) modelKeyPaths: [AnyKeyPath: String] {")
-        let keyed = entity.properties.filter(isAccessible)
+        let keyed = members(entity.properties).filter(isAccessible)
         if keyed.isEmpty {
             lines.append("        [:]")
         } else {
@@ -70,8 +103,8 @@ struct EntityClassWriter {
         lines.append("// The properties of the entity \(entity.name), for the class \(className) written by hand.")
         lines.append("extension \(className) {")
         lines += keysEnum()
-        for property in entity.properties {
-            lines += accessor(property)
+        for member in members(entity.properties) {
+            lines += accessor(member)
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
@@ -82,7 +115,7 @@ struct EntityClassWriter {
     private func keysEnum() -> [String] {
         var lines = ["    /// The entity's model keys."]
         lines.append("    public enum Keys {")
-        for property in entity.properties where isAccessible(property) {
+        for property in members(entity.properties) where isAccessible(property) {
             lines.append("        /// `\(property.name)`.")
             let name = SwiftNames.keywords.contains(property.name) ? "`\(property.name)`" : property.name
             lines.append("        public static let \(name) = \(SwiftNames.literal(property.name))")
@@ -91,21 +124,36 @@ struct EntityClassWriter {
         return lines
     }
 
-    /// Whether the property gets a Swift property (fetched properties do not).
-    private func isAccessible(_ property: PropertyDescription) -> Bool {
-        switch property {
-        case .attribute(let attribute): Self.swiftType(attribute.type) != nil
-        case .relationship: true
-        case .fetchedProperty: false
+    /// Whether the member gets a Swift property (fetched properties do not).
+    private func isAccessible(_ member: Member) -> Bool {
+        switch member {
+        case .property(.attribute(let attribute)): Self.swiftType(attribute.type) != nil
+        case .property(.relationship), .composite: true
+        case .property(.fetchedProperty): false
         }
     }
 
-    private func accessor(_ property: PropertyDescription) -> [String] {
-        switch property {
-        case .attribute(let attribute): attributeAccessor(attribute)
-        case .relationship(let relationship): relationshipAccessor(relationship)
-        case .fetchedProperty: []
+    private func accessor(_ member: Member) -> [String] {
+        switch member {
+        case .property(.attribute(let attribute)): attributeAccessor(attribute)
+        case .property(.relationship(let relationship)): relationshipAccessor(relationship)
+        case .property(.fetchedProperty): []
+        case .composite(let name, let isOptional): compositeAccessor(name, isOptional: isOptional)
         }
+    }
+
+    /// A composite attribute: its elements as one dictionary of element name to value, nested
+    /// composites as nested dictionaries.
+    private func compositeAccessor(_ name: String, isOptional: Bool) -> [String] {
+        let key = SwiftNames.literal(name)
+        return [
+            "",
+            "    /// The composite attribute `\(name)`\(isOptional ? " (optional)" : ""): element name to value.",
+            "    public var \(SwiftNames.property(name)): [String: Any]? {",
+            "        get { self[typed: \(key), as: [String: Any].self] }",
+            "        set { setTyped(newValue, forKey: \(key)) }",
+            "    }",
+        ]
     }
 
     private func attributeAccessor(_ attribute: AttributeDescription) -> [String] {

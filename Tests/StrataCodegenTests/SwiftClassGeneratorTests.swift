@@ -80,4 +80,26 @@ struct SwiftClassGeneratorTests {
         let generator = SwiftClassGenerator(model: model, modelName: "M", codeGeneration: [:], allEntities: true)
         #expect(throws: CodegenError.invalidClassName(entity: "Odd", className: "Odd-Class")) { try generator.files() }
     }
+
+    @Test("A composite attribute is one dictionary property, its elements are not properties of their own")
+    func composite() throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Quake") {
+                Attribute("name", .string)
+                Composite("place") {
+                    Attribute("city", .string)
+                    Composite("geo") {
+                        Attribute("latitude", .double)
+                    }
+                }
+            }
+        }
+        let files = try SwiftClassGenerator(model: model, modelName: "M", codeGeneration: [:], allEntities: true).files()
+        let quake = try #require(files.first { $0.name == "Quake.swift" }?.contents)
+        #expect(quake.contains("public var place: [String: Any]? {"))
+        #expect(quake.contains("self[typed: \"place\", as: [String: Any].self]"))
+        #expect(quake.contains("\\Quake.place: \"place\""))
+        #expect(quake.components(separatedBy: "public var place").count == 2)
+        #expect(!quake.contains("place.city") && !quake.contains("geo"))
+    }
 }
