@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -24,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // `swift package generate-documentation`: the DocC catalogs of every module.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The `@Managed` macro: built for the host as a compiler plug-in.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
     ],
     targets: [
         .target(
@@ -43,7 +46,21 @@ let package = Package(
         // Reads and writes Xcode's model files; parses XML with FoundationXML, not CLibXML2. Reads
         // the compiled models Apple's SQLite stores keep (keyed archives, raw DEFLATE: CZlib).
         .target(name: "StrataModelFiles", dependencies: ["StrataCore", "CZlib"]),
-        .target(name: "Strata", dependencies: ["StrataCore", "StrataBinary", "StrataXML", "StrataSQLite", "StrataModelFiles"]),
+        // The `@Managed` macro's implementation: a compiler plug-in, declared in `Strata`.
+        .macro(
+            name: "StrataMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        .target(
+            name: "Strata",
+            dependencies: ["StrataCore", "StrataBinary", "StrataXML", "StrataSQLite", "StrataModelFiles", "StrataMacros"]
+        ),
         // The strata-export JSON document: exact numbers, lossless metadata, checked imports.
         .target(
             name: "StrataJSON",
@@ -113,6 +130,15 @@ let package = Package(
             dependencies: ["Strata", "StrataJSON", "StrataMigration", "StrataModelFiles", "StrataTestSupport", "StrataCLI", "StrataCodegen"]
         ),
         .testTarget(name: "StrataCodegenTests", dependencies: ["StrataCodegen", "StrataModelFiles"]),
+        // What `@Managed` expands to, and its diagnostics.
+        .testTarget(
+            name: "StrataMacrosTests",
+            dependencies: [
+                "StrataMacros",
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
         // Saves in a loop until killed (checkpointing an SQLite store's log meanwhile, on request):
         // the crash-safety test kills it at random moments.
         .executableTarget(

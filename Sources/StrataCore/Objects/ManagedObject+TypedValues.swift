@@ -117,37 +117,113 @@ extension ManagedObject {
     }
 
     // MARK: Typed properties of subclasses
+    //
+    // The one error rule of typed properties (`@Managed`, generated classes, hand-written ones):
+    // nil means only "the property has no value". Any other failure (a value of another type,
+    // an unknown key, nil read through a non-optional property, a destination of the wrong
+    // class, an object that was deleted or whose context went) is a programming error: the
+    // program stops with a message naming the entity, the key, the Swift type expected and what
+    // was found (`fatalError`, so the message is printed in release builds too). Code that must
+    // handle such failures uses the throwing `value(forKey:as:)` and `setValue(_:forKey:)`.
 
-    /// The value of `key` as `T`, or nil when it is nil, of another type, or unreadable.
+    /// The value of `key` as `T`; nil only when it has no value.
     ///
-    /// For the typed properties of subclasses: `var name: String? { get { self[typed: "name"] } }`.
+    /// For the typed properties of subclasses: `var note: String? { get { self[typed: "note"] } }`.
+    /// A value of another type, an unknown key or an unreadable object (deleted, its context
+    /// gone) stops the program, naming the entity, key, `T` and what was found.
     public subscript<T>(typed key: String, as type: T.Type = T.self) -> T? {
-        (try? value(forKey: key)) as? T
+        let value: Any?
+        do {
+            value = try self.value(forKey: key)
+        } catch {
+            typedAccessFailure(key, expected: T.self, found: error)
+        }
+        guard let value else { return nil }
+        guard let typed = value as? T else { typedAccessFailure(key, expected: T.self, foundValue: value) }
+        return typed
     }
 
-    /// The value of the attribute `key` as `T`, or nil when it is nil, of another type, or
-    /// unreadable; read without a cast from `Any` (`value(forKey:as:)`).
+    /// The value of the attribute `key` as `T`; nil only when it has no value. Read without a
+    /// cast from `Any` (`value(forKey:as:)`); every other failure stops the program, as
+    /// ``subscript(typed:as:)-(String,_)`` does.
     @inlinable
     public subscript<T: AttributeConvertible>(typed key: String, as type: T.Type = T.self) -> T? {
-        (try? value(forKey: key, as: T.self)) ?? nil
+        do {
+            if let value = try value(forKey: key, as: T.self) { return value }
+        } catch {
+            typedAccessFailure(key, expected: T.self, found: error)
+        }
+        // Nil: no value, or a value of another type; only the first is an answer.
+        typedAbsence(key, expected: T.self)
+        return nil
     }
 
-    /// The destination of the to-one `key` as `T`, or nil when it has none, is of another
-    /// class, or is unreadable; read without a cast from `Any` (`value(forKey:as:)`).
+    /// The destination of the to-one `key` as `T`; nil only when it has none. A destination of
+    /// another class and every other failure stop the program.
+    @inlinable
     public subscript<T: ManagedObject>(typed key: String, as type: T.Type = T.self) -> T? {
-        (try? value(forKey: key, as: T.self)) ?? nil
+        do {
+            if let value = try value(forKey: key, as: T.self) { return value }
+        } catch {
+            typedAccessFailure(key, expected: T.self, found: error)
+        }
+        typedAbsence(key, expected: T.self)
+        return nil
+    }
+
+    /// The value of the attribute `key`, which a non-optional property declares always present.
+    /// No value, and every failure ``subscript(typed:as:)-(String,_)`` stops at, stop the program.
+    @inlinable
+    public subscript<T: AttributeConvertible>(required key: String, as type: T.Type = T.self) -> T {
+        guard let value = self[typed: key, as: T.self] else { typedAccessFailure(key, expected: T.self, foundValue: nil) }
+        return value
+    }
+
+    /// The destination of the to-one `key`, which a non-optional property declares always
+    /// present; none stops the program, as every failure of ``subscript(typed:as:)-(String,_)`` does.
+    @inlinable
+    public subscript<T: ManagedObject>(required key: String, as type: T.Type = T.self) -> T {
+        guard let value = self[typed: key, as: T.self] else { typedAccessFailure(key, expected: T.self, foundValue: nil) }
+        return value
+    }
+
+    /// After a typed read gave nil: returns when `key` has no value, stops the program when it
+    /// holds a value of another type than `expected` (or cannot be read).
+    @usableFromInline
+    func typedAbsence(_ key: String, expected: Any.Type) {
+        let value: Any?
+        do {
+            value = try self.value(forKey: key)
+        } catch {
+            typedAccessFailure(key, expected: expected, found: error)
+        }
+        if let value { typedAccessFailure(key, expected: expected, foundValue: value) }
+    }
+
+    /// Stops the program for a typed property whose read or write failed with `error`.
+    @usableFromInline
+    func typedAccessFailure(_ key: String, expected: Any.Type, found error: any Error) -> Never {
+        fatalError("\(entity.name).\(key): typed property of type \(expected) failed: \(error)")
+    }
+
+    /// Stops the program for a typed property that found `value` (nil: no value) where a `T`
+    /// was expected.
+    @usableFromInline
+    func typedAccessFailure(_ key: String, expected: Any.Type, foundValue value: Any?) -> Never {
+        let found = value.map { "a value of type \(Swift.type(of: $0))" } ?? "no value (nil read through a non-optional property)"
+        fatalError("\(entity.name).\(key): typed property of type \(expected) found \(found)")
     }
 
     /// Sets `key` from a typed property of a subclass.
     ///
-    /// The key and type come from the model the subclass was written for, so a failure here is
-    /// a programming error and stops the program; use `setValue(_:forKey:)` for values from
-    /// outside.
+    /// The key and type come from the class's declaration, so a failure here (an unknown key, a
+    /// value the property cannot hold, an object that was deleted or whose context went) is a
+    /// programming error and stops the program; use `setValue(_:forKey:)` for values from outside.
     public func setTyped<T>(_ value: T?, forKey key: String) {
         do {
             try setValue(value.map { $0 as Any }, forKey: key)
         } catch {
-            preconditionFailure("\(entity.name).\(key): \(error)")
+            typedAccessFailure(key, expected: T.self, found: error)
         }
     }
 
@@ -158,21 +234,38 @@ extension ManagedObject {
         do {
             try setValue(value, forKey: key)
         } catch {
-            preconditionFailure("\(entity.name).\(key): \(error)")
+            typedAccessFailure(key, expected: T.self, found: error)
+        }
+    }
+
+    /// Sets the to-one `key` from a typed property of a subclass, without a cast from `Any`
+    /// (the typed `setValue(_:forKey:)`, inverse upkeep included); a destination of the wrong
+    /// entity and every other failure stop the program.
+    public func setTyped<T: ManagedObject>(_ destination: T?, forKey key: String) {
+        do {
+            try setValue(destination as ManagedObject?, forKey: key)
+        } catch {
+            typedAccessFailure(key, expected: T.self, found: error)
         }
     }
 
     /// The destinations of the unordered to-many `key` as `T`s, for the typed properties of
     /// subclasses: `var tags: Set<Tag> { get { self[toMany: "tags"] } set { … } }`.
     ///
-    /// A destination that is not a `T` (its class was not registered for its entity) stops the
-    /// program, as `setTyped(_:forKey:)` does for a wrong value: a typed property never leaves
-    /// an object out. Empty when the key cannot be read (the object was deleted or its context
-    /// went), as the typed reads of attributes give nil.
+    /// The rule of ``subscript(typed:as:)-(String,_)``: a destination that is not a `T` (its
+    /// class was not registered for its entity), a key that is not an unordered to-many, and an
+    /// object that cannot be read (deleted, its context gone) stop the program. Setting goes
+    /// through `setValue(_:forKey:)`: change tracking and inverse upkeep included.
     public subscript<T: ManagedObject>(toMany key: String, as type: T.Type = T.self) -> Set<T> {
         get {
-            guard let objects = (try? value(forKey: key)) as? Set<ManagedObject> else { return [] }
-            return Set(objects.map { Self.typedDestination($0, as: T.self, key: key, entity: entity.name) })
+            let value: Any?
+            do {
+                value = try self.value(forKey: key)
+            } catch {
+                typedAccessFailure(key, expected: Set<T>.self, found: error)
+            }
+            guard let objects = value as? Set<ManagedObject> else { typedAccessFailure(key, expected: Set<T>.self, foundValue: value) }
+            return Set(objects.map { typedDestination($0, as: T.self, key: key) })
         }
         set { setTyped(Set(newValue.map { $0 as ManagedObject }), forKey: key) }
     }
@@ -181,16 +274,22 @@ extension ManagedObject {
     /// ``subscript(toMany:as:)``.
     public subscript<T: ManagedObject>(orderedToMany key: String, as type: T.Type = T.self) -> [T] {
         get {
-            guard let objects = (try? value(forKey: key)) as? [ManagedObject] else { return [] }
-            return objects.map { Self.typedDestination($0, as: T.self, key: key, entity: entity.name) }
+            let value: Any?
+            do {
+                value = try self.value(forKey: key)
+            } catch {
+                typedAccessFailure(key, expected: [T].self, found: error)
+            }
+            guard let objects = value as? [ManagedObject] else { typedAccessFailure(key, expected: [T].self, foundValue: value) }
+            return objects.map { typedDestination($0, as: T.self, key: key) }
         }
         set { setTyped(newValue.map { $0 as ManagedObject }, forKey: key) }
     }
 
-    private static func typedDestination<T: ManagedObject>(_ object: ManagedObject, as type: T.Type, key: String, entity: String) -> T {
+    private func typedDestination<T: ManagedObject>(_ object: ManagedObject, as type: T.Type, key: String) -> T {
         guard let typed = object as? T else {
-            preconditionFailure("\(entity).\(key): \(object.entity.name) object is a \(Swift.type(of: object)), not a \(T.self); "
-                                + "register \(T.self) for entity \(object.entity.name)")
+            fatalError("\(entity.name).\(key): typed property of type \(T.self) found a \(object.entity.name) "
+                                + "object of class \(Swift.type(of: object)); register \(T.self) for entity \(object.entity.name)")
         }
         return typed
     }
