@@ -21,9 +21,19 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
-        // What both benchmarks share: the pseudo-random values their data is made of, the
-        // process's peak memory, and running each phase in a child process.
+        // What the benchmarks share: the pseudo-random values their data is made of, the
+        // process's peak memory, running each phase in a child process, timing and medians.
         .target(name: "BenchmarkSupport"),
+        // What the SQLite benchmarks share: a C API connection opened with the pragmas every
+        // engine uses, binding and reading values, and Strata opened as an app opens it.
+        .target(
+            name: "SQLiteBenchmarkSupport",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: ["BenchmarkSupport", .product(name: "Strata", package: "Strata")]
@@ -92,6 +102,7 @@ let package = Package(
             name: "SQLiteBenchmarks",
             dependencies: [
                 "BenchmarkSupport",
+                "SQLiteBenchmarkSupport",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -104,6 +115,7 @@ let package = Package(
             name: "WorkloadBenchmarks",
             dependencies: [
                 "BenchmarkSupport",
+                "SQLiteBenchmarkSupport",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

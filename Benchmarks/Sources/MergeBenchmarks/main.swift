@@ -37,11 +37,6 @@ while !arguments.isEmpty {
     }
 }
 
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
-
 func microseconds(_ seconds: Double) -> String { String(format: "%9.1f µs", seconds * 1e6) }
 
 do {

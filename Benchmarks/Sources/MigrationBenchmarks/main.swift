@@ -39,11 +39,6 @@ func seconds(_ work: () throws -> Void) rethrows -> Double {
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }
 
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
-
 /// Items with a name, a value and an index on the value.
 func model(addingAttribute: Bool) throws -> ManagedObjectModel {
     try ManagedObjectModel {

@@ -51,7 +51,6 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 /// The data set's pseudo-random values.
 enum Values: PseudoRandomValues {}
 
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let count = arguments.first ?? 100_000

@@ -101,18 +101,6 @@ struct PhaseResult {
     static func residentKiB() -> Int { ProcessStatus.residentKiB() }
 }
 
-struct BenchmarkError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Seconds `work` takes on the monotonic clock.
-func timed<T>(_ work: () throws -> T) rethrows -> (T, Double) {
-    let start = DispatchTime.now().uptimeNanoseconds
-    let result = try work()
-    return (result, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-}
-
 /// The fastest of `times` runs of `work` (each returning what it read and how many rows).
 func fastest(_ times: Int, _ work: () throws -> (objects: Int, checksum: UInt64)) throws -> PhaseResult {
     var best = Double.infinity

@@ -1,5 +1,7 @@
+import BenchmarkSupport
 import Foundation
 import GRDBSQLite
+import SQLiteBenchmarkSupport
 
 /// The workload written straight against SQLite's C API: prepared statements, one transaction
 /// per write phase, values read column by column into Swift values. The schema (shared with
@@ -14,83 +16,6 @@ enum PlainSchema {
         CREATE INDEX book_category ON book (category);
         CREATE INDEX book_authorId ON book (authorId);
         """
-}
-
-/// A connection of the C API, closed when released.
-final class RawDatabase {
-    let handle: OpaquePointer
-    private let path: String
-
-    /// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs.
-    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-    /// Opens (creating) the database at `path` in WAL mode with `synchronous = FULL` and foreign
-    /// keys on, as GRDB's queue and the Strata store also run.
-    init(path: String) throws {
-        self.path = path
-        var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        guard sqlite3_open_v2(path, &opened, flags, nil) == SQLITE_OK, let opened else {
-            sqlite3_close_v2(opened)
-            throw BenchmarkError("cannot open \(path)")
-        }
-        handle = opened
-        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON")
-    }
-
-    deinit { sqlite3_close_v2(handle) }
-
-    func failure(_ what: String) -> BenchmarkError {
-        BenchmarkError("\(what): \(String(cString: sqlite3_errmsg(handle)))")
-    }
-
-    func execute(_ sql: String) throws {
-        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw failure(sql) }
-    }
-
-    func prepare(_ sql: String) throws -> OpaquePointer {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw failure(sql) }
-        return statement
-    }
-
-    /// Steps a statement that returns no rows, then resets it.
-    func done(_ statement: OpaquePointer) throws {
-        guard sqlite3_step(statement) == SQLITE_DONE else { throw failure("step") }
-        sqlite3_reset(statement)
-    }
-
-    func scalar(_ sql: String) throws -> Int {
-        let statement = try prepare(sql)
-        defer { sqlite3_finalize(statement) }
-        guard sqlite3_step(statement) == SQLITE_ROW else { throw failure(sql) }
-        return Int(sqlite3_column_int64(statement, 0))
-    }
-}
-
-// Binding and reading, inlined into the loops.
-
-@inline(__always) func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-        bytes.withMemoryRebound(to: CChar.self) {
-            _ = sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), RawDatabase.transient)
-        }
-    }
-}
-
-@inline(__always) func bindBlob(_ statement: OpaquePointer, _ index: Int32, _ data: Data) {
-    data.withUnsafeBytes { _ = sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), RawDatabase.transient) }
-}
-
-@inline(__always) func columnText(_ statement: OpaquePointer, _ index: Int32) -> String {
-    guard let pointer = sqlite3_column_text(statement, index) else { return "" }
-    return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, index))), as: UTF8.self)
-}
-
-@inline(__always) func columnBlob(_ statement: OpaquePointer, _ index: Int32) -> Data {
-    guard let pointer = sqlite3_column_blob(statement, index) else { return Data() }
-    return Data(bytes: pointer, count: Int(sqlite3_column_bytes(statement, index)))
 }
 
 enum RawEngine {
@@ -108,20 +33,6 @@ enum RawEngine {
                 score: sqlite3_column_double(s, 3), available: sqlite3_column_int(s, 4) != 0,
                 published: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(s, 5)), cover: columnBlob(s, 6),
                 authorId: sqlite3_column_type(s, 7) == SQLITE_NULL ? nil : sqlite3_column_int64(s, 7))
-    }
-
-    /// Every row of `sql`, each read by `read`.
-    static func rows<T>(_ db: RawDatabase, _ sql: String, _ read: (OpaquePointer) -> T) throws -> [T] {
-        let statement = try db.prepare(sql)
-        defer { sqlite3_finalize(statement) }
-        var result: [T] = []
-        while true {
-            switch sqlite3_step(statement) {
-            case SQLITE_ROW: result.append(read(statement))
-            case SQLITE_DONE: return result
-            default: throw db.failure(sql)
-            }
-        }
     }
 
     static func insert(_ db: RawDatabase, authors: [AuthorRow], books: [BookRow]) throws {
@@ -168,8 +79,8 @@ enum RawEngine {
         case .fetchAll:
             let db = try RawDatabase(path: file.path)
             return try fastest(phase.repetitions) {
-                let authors = try rows(db, "SELECT \(authorColumns) FROM author", readAuthor)
-                let books = try rows(db, "SELECT \(bookColumns) FROM book", readBook)
+                let authors = try db.rows("SELECT \(authorColumns) FROM author", readAuthor)
+                let books = try db.rows("SELECT \(bookColumns) FROM book", readBook)
                 var sum = Checksum()
                 for row in authors { sum.add(Checksum.of(row)) }
                 for row in books { sum.add(Checksum.of(row)) }
@@ -179,7 +90,7 @@ enum RawEngine {
         case .fetchIndexed:
             let db = try RawDatabase(path: file.path)
             return try fastest(phase.repetitions) {
-                let books = try rows(db, "SELECT \(bookColumns) FROM book WHERE category = \(Workload.fetchedCategory) ORDER BY score",
+                let books = try db.rows("SELECT \(bookColumns) FROM book WHERE category = \(Workload.fetchedCategory) ORDER BY score",
                                      readBook)
                 var sum = Checksum()
                 for row in books { sum.append(Checksum.of(row)) }
@@ -190,8 +101,8 @@ enum RawEngine {
             let db = try RawDatabase(path: file.path)
             let (changed, seconds) = try timed {
                 try db.execute("BEGIN IMMEDIATE")
-                var books = try rows(db, "SELECT \(bookColumns) FROM book WHERE category = \(Workload.updatedCategory)", readBook)
-                var authors = try rows(db, "SELECT \(authorColumns) FROM author WHERE cohort = \(Workload.updatedCohort)", readAuthor)
+                var books = try db.rows("SELECT \(bookColumns) FROM book WHERE category = \(Workload.updatedCategory)", readBook)
+                var authors = try db.rows("SELECT \(authorColumns) FROM author WHERE cohort = \(Workload.updatedCohort)", readAuthor)
                 let b = try db.prepare("UPDATE book SET title = ?, score = ? WHERE id = ?")
                 defer { sqlite3_finalize(b) }
                 for index in books.indices {
@@ -220,7 +131,7 @@ enum RawEngine {
             let before = try db.scalar("SELECT count(*) FROM author") + db.scalar("SELECT count(*) FROM book")
             let ((), seconds) = try timed {
                 try db.execute("BEGIN IMMEDIATE")
-                let keys = try rows(db, "SELECT id FROM author WHERE cohort = \(Workload.deletedCohort)") { sqlite3_column_int64($0, 0) }
+                let keys = try db.rows("SELECT id FROM author WHERE cohort = \(Workload.deletedCohort)") { sqlite3_column_int64($0, 0) }
                 let d = try db.prepare("DELETE FROM author WHERE id = ?")
                 defer { sqlite3_finalize(d) }
                 for key in keys {
@@ -245,7 +156,7 @@ enum RawEngine {
             let db = try RawDatabase(path: file.path)
             return try fastest(phase.repetitions) {
                 var sum = Checksum()
-                for digest in try rows(db, workload.groupSQL, { s in
+                for digest in try db.rows(workload.groupSQL, { s in
                     Checksum.group(category: sqlite3_column_int64(s, 0), count: sqlite3_column_int64(s, 1),
                                    lowestScore: sqlite3_column_double(s, 2))
                 }) { sum.append(digest) }

@@ -1,4 +1,6 @@
+import BenchmarkSupport
 import GRDBSQLite
+import SQLiteBenchmarkSupport
 import Foundation
 
 /// What the shape of the indexed fetch's SQL costs SQLite alone: the C API's statement on its own

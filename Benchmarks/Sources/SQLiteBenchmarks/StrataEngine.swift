@@ -1,40 +1,29 @@
+import BenchmarkSupport
 import Foundation
 import Strata
+import SQLiteBenchmarkSupport
 
 /// The workload as an app writes it with Strata: a `PersistentStoreCoordinator` with one SQLite
 /// store, a `ManagedObjectContext`, objects made with `insertNewObject` and `setValue(_:forKey:)`
 /// (with typed values), attributes and the to-one read with `value(forKey:as:)`, fetched with `FetchRequest`s, deleted with `delete(_:)` (the model's cascade
 /// rule does the rest), and one `save()` per write phase.
 enum StrataEngine {
-    static func open(_ file: URL, model: ManagedObjectModel) throws -> PersistentStoreCoordinator {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .sqlite, at: file)
-        return coordinator
-    }
-
-    @inline(__always) static func read<T: AttributeConvertible>(_ object: ManagedObject, _ key: String, as type: T.Type = T.self) throws -> T {
-        guard let value = try object.value(forKey: key, as: T.self) else {
-            throw BenchmarkError("\(object.entity.name).\(key) of \(object.objectID) is not a \(T.self)")
-        }
-        return value
-    }
-
     static func key(_ object: ManagedObject) throws -> Int64 {
         guard let key = object.objectID.primaryKey else { throw BenchmarkError("\(object.objectID) has no primary key") }
         return key
     }
 
     static func authorDigest(_ object: ManagedObject) throws -> UInt64 {
-        Checksum.author(id: try key(object), name: try read(object, "name"), cohort: try read(object, "cohort"),
-                        rating: try read(object, "rating"), verified: try read(object, "verified"),
-                        born: try read(object, "born"), avatar: try read(object, "avatar"))
+        Checksum.author(id: try key(object), name: try StrataSQLite.read(object, "name"), cohort: try StrataSQLite.read(object, "cohort"),
+                        rating: try StrataSQLite.read(object, "rating"), verified: try StrataSQLite.read(object, "verified"),
+                        born: try StrataSQLite.read(object, "born"), avatar: try StrataSQLite.read(object, "avatar"))
     }
 
     static func bookDigest(_ object: ManagedObject, withAuthor: Bool = true) throws -> UInt64 {
         let author = withAuthor ? try object.value(forKey: "author", as: ManagedObject.self).map(key) : nil
-        return Checksum.book(id: try key(object), title: try read(object, "title"), category: try read(object, "category"),
-                             score: try read(object, "score"), available: try read(object, "available"),
-                             published: try read(object, "published"), cover: try read(object, "cover"), authorId: author)
+        return Checksum.book(id: try key(object), title: try StrataSQLite.read(object, "title"), category: try StrataSQLite.read(object, "category"),
+                             score: try StrataSQLite.read(object, "score"), available: try StrataSQLite.read(object, "available"),
+                             published: try StrataSQLite.read(object, "published"), cover: try StrataSQLite.read(object, "cover"), authorId: author)
     }
 
     /// Inserts `authors` and `books` (whose authors are among `authors`) into `context`.
@@ -78,7 +67,7 @@ enum StrataEngine {
             try? FileManager.default.removeItem(at: file)
             let authors = workload.authorRows()
             let books = workload.bookRows()
-            let coordinator = try open(file, model: model)
+            let coordinator = try StrataSQLite.open(file, model: model)
             let context = ManagedObjectContext(coordinator: coordinator)
             var saveSeconds = 0.0
             let ((), seconds) = try timed {
@@ -91,7 +80,7 @@ enum StrataEngine {
             // A context per 10,000 authors and their books, each saved once and let go: the whole
             // file through one context would hold every object at once.
             try? FileManager.default.removeItem(at: file)
-            let coordinator = try open(file, model: model)
+            let coordinator = try StrataSQLite.open(file, model: model)
             let ((), seconds) = try timed {
                 var start = 0
                 while start < workload.authors {
@@ -107,7 +96,7 @@ enum StrataEngine {
             return PhaseResult(seconds: seconds, objects: try objectCount(coordinator))
 
         case .fetchAll:
-            let coordinator = try open(file, model: model)
+            let coordinator = try StrataSQLite.open(file, model: model)
             return try fastest(phase.repetitions) {
                 let context = ManagedObjectContext(coordinator: coordinator)
                 var sum = Checksum()
@@ -117,7 +106,7 @@ enum StrataEngine {
             }
 
         case .fetchIndexed:
-            let coordinator = try open(file, model: model)
+            let coordinator = try StrataSQLite.open(file, model: model)
             return try fastest(phase.repetitions) {
                 let context = ManagedObjectContext(coordinator: coordinator)
                 let request = FetchRequest(
@@ -129,20 +118,20 @@ enum StrataEngine {
             }
 
         case .update:
-            let coordinator = try open(file, model: model)
+            let coordinator = try StrataSQLite.open(file, model: model)
             let context = ManagedObjectContext(coordinator: coordinator)
             let (changed, seconds) = try timed {
                 let books = try context.fetch(FetchRequest(
                     entityName: "Book", predicate: try ObjectPredicate(format: "category == %d", Int(Workload.updatedCategory))))
                 for book in books {
-                    try book.setValue(try read(book, "score", as: Double.self) + 1, forKey: "score")
-                    try book.setValue(try read(book, "title", as: String.self) + " (2nd ed.)", forKey: "title")
+                    try book.setValue(try StrataSQLite.read(book, "score", as: Double.self) + 1, forKey: "score")
+                    try book.setValue(try StrataSQLite.read(book, "title", as: String.self) + " (2nd ed.)", forKey: "title")
                 }
                 let authors = try context.fetch(FetchRequest(
                     entityName: "Author", predicate: try ObjectPredicate(format: "cohort == %d", Int(Workload.updatedCohort))))
                 for author in authors {
-                    try author.setValue(try read(author, "rating", as: Double.self) + 0.5, forKey: "rating")
-                    try author.setValue(!(try read(author, "verified", as: Bool.self)), forKey: "verified")
+                    try author.setValue(try StrataSQLite.read(author, "rating", as: Double.self) + 0.5, forKey: "rating")
+                    try author.setValue(!(try StrataSQLite.read(author, "verified", as: Bool.self)), forKey: "verified")
                 }
                 let changed = context.updatedObjects.count
                 try context.save()
@@ -151,7 +140,7 @@ enum StrataEngine {
             return PhaseResult(seconds: seconds, objects: changed)
 
         case .delete:
-            let coordinator = try open(file, model: model)
+            let coordinator = try StrataSQLite.open(file, model: model)
             let before = try objectCount(coordinator)
             let context = ManagedObjectContext(coordinator: coordinator)
             let (deleted, seconds) = try timed {
@@ -169,7 +158,7 @@ enum StrataEngine {
             return PhaseResult(seconds: seconds, objects: deleted)
 
         case .count, .countWhere:
-            let coordinator = try open(file, model: model)
+            let coordinator = try StrataSQLite.open(file, model: model)
             return try fastest(phase.repetitions) {
                 let context = ManagedObjectContext(coordinator: coordinator)
                 let total = phase == .count
@@ -180,7 +169,7 @@ enum StrataEngine {
             }
 
         case .group:
-            let coordinator = try open(file, model: model)
+            let coordinator = try StrataSQLite.open(file, model: model)
             var request = FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "available == YES"))
             request.propertiesToFetch = [
                 "category",
@@ -205,7 +194,7 @@ enum StrataEngine {
         case .iterate:
             // Every book, 500 at a time: each batch is read, then turned back into faults, so
             // the values of one batch at most are held at once.
-            let coordinator = try open(file, model: model)
+            let coordinator = try StrataSQLite.open(file, model: model)
             let context = ManagedObjectContext(coordinator: coordinator)
             var request = FetchRequest(entityName: "Book")
             request.fetchBatchSize = 500

@@ -1,6 +1,9 @@
 import BenchmarkSupport
 import Foundation
 import Strata
+@_spi(StoreImplementation) import StrataBinary
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataXML
 
 /// The benchmark's object graph: `count` objects of four entities, split as
 /// 0.1 % `Tag`, 1 % `Author`, 10 % `Book` and the rest `Chapter`.

@@ -2,6 +2,9 @@ import BenchmarkSupport
 import Foundation
 import FoundationXML
 import Strata
+@_spi(StoreImplementation) import StrataBinary
+@_spi(StoreImplementation) import StrataCore
+@_spi(StoreImplementation) import StrataXML
 
 /// One measured operation, run in a child process of its own so that its peak memory (VmHWM)
 /// is its own. The child prints one `RESULT` line that the parent parses.
@@ -61,17 +64,6 @@ struct PhaseResult {
     static func peakKiB() -> Int { ProcessStatus.peakKiB() }
 }
 
-struct BenchmarkError: Error, CustomStringConvertible {
-    var description: String
-}
-
-/// Seconds `work` takes on the monotonic clock.
-func timed<T>(_ work: () throws -> T) rethrows -> (T, Double) {
-    let start = DispatchTime.now().uptimeNanoseconds
-    let result = try work()
-    return (result, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-}
-
 func fileSize(_ url: URL) -> Int {
     ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
 }
@@ -81,7 +73,7 @@ func run(_ phase: Phase, dataset: Dataset, file: URL) throws -> PhaseResult {
     let model = try Dataset.model()
     func check(_ count: Int) throws {
         guard count == dataset.count else {
-            throw BenchmarkError(description: "\(phase.rawValue): \(count) objects, expected \(dataset.count)")
+            throw BenchmarkError("\(phase.rawValue): \(count) objects, expected \(dataset.count)")
         }
     }
     switch phase {
@@ -138,7 +130,7 @@ func run(_ phase: Phase, dataset: Dataset, file: URL) throws -> PhaseResult {
         let expected = dataset.image(type: type, model: model)
         guard loaded == expected else {
             let differing = expected.objects.keys.filter { loaded.objects[$0] != expected.objects[$0] }.count
-            throw BenchmarkError(description: "\(phase.rawValue): the file read back differs from the graph written "
+            throw BenchmarkError("\(phase.rawValue): the file read back differs from the graph written "
                 + "(\(differing) objects differ; identifier, metadata or next keys equal: "
                 + "\(loaded.identifier == expected.identifier), \(loaded.metadata == expected.metadata), "
                 + "\(loaded.nextPrimaryKeys == expected.nextPrimaryKeys))")

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import GRDBSQLite
 
@@ -79,7 +80,3 @@ extension RawConnection {
     }
 }
 
-struct BenchmarkError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}

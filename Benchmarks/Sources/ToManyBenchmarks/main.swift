@@ -43,11 +43,6 @@ func seconds(_ work: () throws -> Void) rethrows -> Double {
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }
 
-func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-}
-
 do {
     let folder = try ChildProcess.makeScratchFolder(prefix: "strata-tomany-benchmarks")
     defer { if !keep { try? FileManager.default.removeItem(at: folder) } }

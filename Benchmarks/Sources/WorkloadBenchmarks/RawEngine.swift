@@ -1,77 +1,7 @@
 import BenchmarkSupport
 import Foundation
 import GRDBSQLite
-
-/// A connection of SQLite's C API in WAL mode, `synchronous = FULL`, foreign keys on.
-final class RawDatabase {
-    let handle: OpaquePointer
-    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-    init(path: String) throws {
-        var opened: OpaquePointer?
-        guard sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
-              let opened else {
-            sqlite3_close_v2(opened)
-            throw BenchmarkError("cannot open \(path)")
-        }
-        handle = opened
-        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON")
-    }
-
-    deinit { sqlite3_close_v2(handle) }
-
-    func failure(_ what: String) -> BenchmarkError { BenchmarkError("\(what): \(String(cString: sqlite3_errmsg(handle)))") }
-
-    func execute(_ sql: String) throws {
-        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw failure(sql) }
-    }
-
-    func prepare(_ sql: String) throws -> OpaquePointer {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw failure(sql) }
-        return statement
-    }
-
-    func done(_ statement: OpaquePointer) throws {
-        guard sqlite3_step(statement) == SQLITE_DONE else { throw failure("step") }
-        sqlite3_reset(statement)
-    }
-
-    func scalar(_ sql: String) throws -> Int {
-        let statement = try prepare(sql)
-        defer { sqlite3_finalize(statement) }
-        guard sqlite3_step(statement) == SQLITE_ROW else { throw failure(sql) }
-        return Int(sqlite3_column_int64(statement, 0))
-    }
-
-    /// Every row of `sql`, each read by `read`.
-    func rows<T>(_ sql: String, _ read: (OpaquePointer) -> T) throws -> [T] {
-        let statement = try prepare(sql)
-        defer { sqlite3_finalize(statement) }
-        var result: [T] = []
-        while true {
-            switch sqlite3_step(statement) {
-            case SQLITE_ROW: result.append(read(statement))
-            case SQLITE_DONE: return result
-            default: throw failure(sql)
-            }
-        }
-    }
-}
-
-@inline(__always) func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-        bytes.withMemoryRebound(to: CChar.self) {
-            _ = sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count), RawDatabase.transient)
-        }
-    }
-}
-
-@inline(__always) func columnText(_ statement: OpaquePointer, _ index: Int32) -> String {
-    guard let pointer = sqlite3_column_text(statement, index) else { return "" }
-    return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, index))), as: UTF8.self)
-}
+import SQLiteBenchmarkSupport
 
 /// The workload in hand-written SQL through the C API: prepared statements, one transaction per
 /// write, the rules checked by the schema's `CHECK` constraints, the cascade by the foreign key.

@@ -1,28 +1,17 @@
+import BenchmarkSupport
 import Foundation
 import Strata
+import SQLiteBenchmarkSupport
 
 /// The workload as an app writes it with Strata: one SQLite store, objects made with
 /// `insertNewObject` and typed `setValue(_:forKey:)`, read with `value(forKey:as:)`, fetched
 /// with `FetchRequest`s, deleted with `delete(_:)` (the model's cascade does the pets), one
 /// `save()` per write (which validates every rule).
 enum StrataEngine {
-    static func open(_ file: URL, model: ManagedObjectModel) throws -> PersistentStoreCoordinator {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .sqlite, at: file)
-        return coordinator
-    }
-
-    @inline(__always) static func read<T: AttributeConvertible>(_ object: ManagedObject, _ key: String, as type: T.Type = T.self) throws -> T {
-        guard let value = try object.value(forKey: key, as: T.self) else {
-            throw BenchmarkError("\(object.entity.name).\(key) of \(object.objectID) is not a \(T.self)")
-        }
-        return value
-    }
-
     static func row(_ object: ManagedObject) throws -> PersonRow {
         guard let id = object.objectID.primaryKey else { throw BenchmarkError("\(object.objectID) has no primary key") }
-        return PersonRow(id: id, name: try read(object, "name"), email: try read(object, "email"), age: try read(object, "age"),
-                         score: try read(object, "score"), joined: try read(object, "joined"), active: try read(object, "active"))
+        return PersonRow(id: id, name: try StrataSQLite.read(object, "name"), email: try StrataSQLite.read(object, "email"), age: try StrataSQLite.read(object, "age"),
+                         score: try StrataSQLite.read(object, "score"), joined: try StrataSQLite.read(object, "joined"), active: try StrataSQLite.read(object, "active"))
     }
 
     static func insert(_ context: ManagedObjectContext, persons: [PersonRow], pets: [PetRow]) throws {
@@ -62,7 +51,7 @@ enum StrataEngine {
         var digest = Digest()
         for object in try context.fetch(request) {
             guard let id = object.objectID.primaryKey else { throw BenchmarkError("\(object.objectID) has no primary key") }
-            digest.append(id: id, name: try read(object, "name"))
+            digest.append(id: id, name: try StrataSQLite.read(object, "name"))
         }
         return (digest.rows, digest.value)
     }
@@ -78,7 +67,7 @@ enum StrataEngine {
         try? FileManager.default.removeItem(at: file)
         let persons = workload.personRows(), pets = workload.petRows()
         do {
-            let coordinator = try open(file, model: model)
+            let coordinator = try StrataSQLite.open(file, model: model)
             let context = ManagedObjectContext(coordinator: coordinator)
             let ((), seconds) = try timed {
                 try insert(context, persons: persons, pets: pets)
@@ -86,7 +75,7 @@ enum StrataEngine {
             }
             record.record(.insert, seconds: seconds, rows: persons.count + pets.count)
         }
-        let coordinator = try open(file, model: model)
+        let coordinator = try StrataSQLite.open(file, model: model)
         let (cold, coldSeconds) = try timed { try fetchAll(coordinator) }
         record.record(.cold, seconds: coldSeconds, rows: cold.rows, digest: cold.digest)
         try record.repeated(.warm, times: repeats) { try fetchAll(coordinator) }
@@ -126,7 +115,7 @@ enum StrataEngine {
     /// Writes `count` persons (no pets), 100,000 a context and save.
     static func millionSetup(_ workload: Workload, file: URL) throws {
         try? FileManager.default.removeItem(at: file)
-        let coordinator = try open(file, model: try Workload.model())
+        let coordinator = try StrataSQLite.open(file, model: try Workload.model())
         var start = 0
         while start < workload.persons {
             let end = min(start + 100_000, workload.persons)
@@ -139,11 +128,11 @@ enum StrataEngine {
 
     /// A plain fetch of every person, the objects held until counted.
     static func millionFetch(file: URL) throws -> Int {
-        let coordinator = try open(file, model: try Workload.model())
+        let coordinator = try StrataSQLite.open(file, model: try Workload.model())
         let context = ManagedObjectContext(coordinator: coordinator)
         let objects = try context.fetch(FetchRequest(entityName: "Person"))
         var names = 0
-        for object in objects { names &+= try read(object, "name", as: String.self).utf8.count }
+        for object in objects { names &+= try StrataSQLite.read(object, "name", as: String.self).utf8.count }
         guard names > 0 else { throw BenchmarkError("no names read") }
         return withExtendedLifetime(objects) { objects.count }
     }

@@ -29,8 +29,10 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Creates a coordinator for `model` with no stores.
     ///
-    /// - Parameter rowCacheCapacity: the most rows the coordinator keeps, so that a fault one
-    ///   context fired fires in another without asking the store; 0 turns the cache off.
+    /// - Parameters:
+    ///   - model: the model of every store the coordinator adds.
+    ///   - rowCacheCapacity: the most rows the coordinator keeps, so that a fault one context
+    ///     fired fires in another without asking the store; 0 turns the cache off.
     public init(managedObjectModel model: ManagedObjectModel, rowCacheCapacity: Int) {
         self.managedObjectModel = model
         self.rowCache = RowCache(capacity: rowCacheCapacity)

@@ -53,7 +53,9 @@ public struct MigrationPlanner: Sendable {
     /// The plan that brings a store with `metadata` to `model`.
     ///
     /// - Parameters:
+    ///   - metadata: the store's metadata, whose version hashes name its model.
     ///   - storedModel: the model the store keeps (used when no known version matches it).
+    ///   - model: the model the store is brought to.
     ///   - file: the store's path, for errors.
     /// - Throws: ``MigrationError/noMigrationPath(_:reason:)`` when the store's version is not
     ///   known, or is newer than the model, or a step has no mapping and inferring is off;

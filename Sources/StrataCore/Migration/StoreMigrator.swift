@@ -48,6 +48,7 @@ public struct StoreMigrator: Sendable {
     /// as it is.
     ///
     /// - Parameters:
+    ///   - plan: the steps to run, from ``MigrationPlanner``.
     ///   - output: where to write the migrated store (replaced when it exists); nil migrates the
     ///     store itself.
     ///   - progress: called as the migration goes.

@@ -159,7 +159,9 @@ extension Array where Element == ObjectSortDescriptor {
     /// let ordered = try request.sortDescriptors.sorted(rows) { row in MyRowView(row) }
     /// ```
     ///
-    /// - Parameter key: the key-value view of an item that sort keys are read from.
+    /// - Parameters:
+    ///   - items: the items to sort.
+    ///   - key: the key-value view of an item that sort keys are read from.
     /// - Throws: what reading a key throws.
     public func sorted<T>(_ items: [T], key: (T) throws -> any KeyValueCoding) throws -> [T] {
         try sorted(items) { item, descriptor in try key(item).value(forKeyPath: descriptor.key) }

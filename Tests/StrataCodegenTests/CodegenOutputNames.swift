@@ -1,0 +1,1 @@
+../../Plugins/StrataCodegen/CodegenOutputNames.swift
