@@ -130,6 +130,15 @@ let package = Package(
             dependencies: ["Strata", "StrataJSON", "StrataMigration", "StrataModelFiles", "StrataTestSupport", "StrataCLI", "StrataCodegen"]
         ),
         .testTarget(name: "StrataCodegenTests", dependencies: ["StrataCodegen", "StrataModelFiles"]),
+        // What `@Managed` expands to, and its diagnostics.
+        .testTarget(
+            name: "StrataMacrosTests",
+            dependencies: [
+                "StrataMacros",
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
         // Saves in a loop until killed (checkpointing an SQLite store's log meanwhile, on request):
         // the crash-safety test kills it at random moments.
         .executableTarget(
@@ -140,17 +149,3 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
-
-// What `@Managed` expands to, and its diagnostics. The one test target that links swift-syntax
-// into a test program: scripts/sanitizers.sh sets STRATA_SKIP_MACRO_TESTS, so that its builds
-// compile swift-syntax only for the macro plug-in, not once more (sanitized) for these tests.
-if Context.environment["STRATA_SKIP_MACRO_TESTS"] == nil {
-    package.targets.append(.testTarget(
-        name: "StrataMacrosTests",
-        dependencies: [
-            "StrataMacros",
-            .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
-            .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
-        ]
-    ))
-}
