@@ -172,6 +172,25 @@ struct StoreCascadeTests {
         #expect(try context.freshContext().strings(sortedRequest("Pet")) == ["a1", "a2", "a3", "c1"])
     }
 
+    @Test("Persistent history lists every pet the cascade deleted", arguments: PersistentHistoryTests.historyStores)
+    func history(store: StoreUnderTest) throws {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
+        try coordinator.addPersistentStore(type: store.type, at: store.hasFile ? try store.storeURL() : nil,
+                                           options: [StoreOption.persistentHistoryTracking: .bool(true)])
+        let seeding = ManagedObjectContext(coordinator: coordinator)
+        let ann = try seeding.insert("Person", ["name": "Ann"])
+        let pets = try ["a1", "a2"].map { try seeding.insert("Pet", ["name": $0, "owner": ann]) }
+        try seeding.save()
+
+        let context = ManagedObjectContext(coordinator: coordinator)
+        for person in try people(context, ["Ann"]) { try context.delete(person) }
+        try context.save()
+        let transactions = try context.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions
+        let last = try #require(transactions.last?.changes)
+        #expect(last.allSatisfy { $0.changeType == .delete })
+        #expect(Set(last.map(\.changedObjectID)) == Set([ann.objectID] + pets.map(\.objectID)))
+    }
+
     @Test("A rolled-back delete leaves the pets in the store", arguments: StoreUnderTest.all)
     func rollback(store: StoreUnderTest) throws {
         let seeded = try seed(store)
