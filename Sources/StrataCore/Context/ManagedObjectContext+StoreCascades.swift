@@ -8,8 +8,22 @@ import Foundation
 struct StoreCascades {
     /// A cascading to-many of sources of one entity, deleted with their destinations unloaded.
     struct Group {
+        let entity: String
         let relationship: RelationshipDescription
         var sources: [ManagedObjectID]
+    }
+
+    /// What ``ManagedObjectContext/cascadesInStore(_:of:)`` decided last, for the relationship of
+    /// an entity in a store at a class generation: deletes come in runs of one entity, and a run's
+    /// repeats compare names instead of building and hashing a key.
+    struct Decision {
+        let store: String
+        let entity: String
+        let relationship: String
+        let generation: UInt64
+        let eligible: Bool
+        /// The destination entity and its descendants.
+        let destinations: Set<String>
     }
 
     /// The waiting sources, grouped by their entity and relationship.
@@ -23,6 +37,8 @@ struct StoreCascades {
     /// the coordinator's class generation `generation`.
     var eligibility: [String: Bool] = [:]
     var generation: UInt64 = .max
+    /// The decision taken last.
+    var lastDecision: Decision?
     /// Set while a save processes the pending changes, having just listed the destinations.
     var isSaving = false
 
@@ -31,12 +47,16 @@ struct StoreCascades {
 
     /// Lists `source` as deleted with its `relationship` left to the store.
     mutating func add(_ source: ManagedObjectID, relationship: RelationshipDescription, entity: String) {
+        if let last = groups.indices.last, groups[last].entity == entity, groups[last].relationship.name == relationship.name {
+            groups[last].sources.append(source)
+            return
+        }
         let key = entity + "\u{0}" + relationship.name
         if let index = groupIndexes[key] {
             groups[index].sources.append(source)
         } else {
             groupIndexes[key] = groups.count
-            groups.append(Group(relationship: relationship, sources: [source]))
+            groups.append(Group(entity: entity, relationship: relationship, sources: [source]))
         }
     }
 
@@ -65,21 +85,28 @@ extension ManagedObjectContext {
               object.relationshipState?.toManyValues.index(of: relationship.name) == nil,
               object.relationshipState?.unresolvedToMany.index(of: relationship.name) == nil else { return false }
         let generation = persistentStoreCoordinator.objectClasses.generation.load(ordering: .acquiring)
-        if generation != storeCascades.generation {
-            storeCascades.eligibility = [:]
-            storeCascades.generation = generation
-        }
-        let key = storeIdentifier + "\u{0}" + object.entity.name + "\u{0}" + relationship.name
-        let eligible: Bool
-        if let known = storeCascades.eligibility[key] {
-            eligible = known
+        let decision: StoreCascades.Decision
+        if let last = storeCascades.lastDecision, last.generation == generation, last.relationship == relationship.name,
+           last.entity == object.entity.name, last.store == storeIdentifier {
+            decision = last
         } else {
-            eligible = cascadeIsEligible(relationship, storeIdentifier: storeIdentifier)
-            storeCascades.eligibility[key] = eligible
+            if generation != storeCascades.generation {
+                storeCascades.eligibility = [:]
+                storeCascades.generation = generation
+            }
+            let key = storeIdentifier + "\u{0}" + object.entity.name + "\u{0}" + relationship.name
+            let eligible: Bool
+            if let known = storeCascades.eligibility[key] {
+                eligible = known
+            } else {
+                eligible = cascadeIsEligible(relationship, storeIdentifier: storeIdentifier)
+                storeCascades.eligibility[key] = eligible
+            }
+            decision = .init(store: storeIdentifier, entity: object.entity.name, relationship: relationship.name, generation: generation,
+                             eligible: eligible, destinations: Set(model.entityAndDescendants(of: relationship.destinationEntityName)))
+            storeCascades.lastDecision = decision
         }
-        guard eligible,
-              !registry.mayHoldObjects(ofEntities: Set(model.entityAndDescendants(of: relationship.destinationEntityName)))
-        else { return false }
+        guard decision.eligible, !registry.mayHoldObjects(ofEntities: decision.destinations) else { return false }
         storeCascades.add(object.objectID, relationship: relationship, entity: object.entity.name)
         return true
     }
