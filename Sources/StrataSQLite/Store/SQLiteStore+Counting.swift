@@ -22,12 +22,8 @@ extension SQLiteStore {
                 let total = try reader(for: state).count(ofEntities: request.entityNames, strayRows: state.strayRows)
                 return try total.map { Self.ranged($0, request) } ?? countFetching(request, in: state)
             }
-            if plan.coversTable {
-                // Without a predicate the count is the table's rows: a check that reads every row
-                // counts them too.
-                let check = try state.strayRows.check(plan.table, countingRows: request.predicate == nil, connection: state.connection)
-                if check.mayHold { return try countFetching(request, in: state) }
-                if let rows = check.rows { return Self.ranged(rows, request) }
+            if plan.coversTable, try state.strayRows.mayHoldStrayRows(plan.table, connection: state.connection) {
+                return try countFetching(request, in: state)
             }
             guard case .integer(let total)? = try state.connection.scalar(count.sql, count.parameters) else { return 0 }
             return Self.ranged(Int(total), request)
