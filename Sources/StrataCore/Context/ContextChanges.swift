@@ -102,6 +102,10 @@ extension ManagedObjectContext {
     /// automatically (``automaticallyMergesChangesFromParent``).
     public func processPendingChanges() {
         if historyState.remoteChanges != nil { mergeRemoteChangesIfAny() }
+        // Cascades left to the store are applied to objects here, as Core Data propagates
+        // deletes at the end of an event; a save lists them in the store first. Should the store
+        // fail to list them, the save does it again and reports the error.
+        if !storeCascades.isEmpty, !storeCascades.isSaving { try? resolveStoreCascades(makingObjects: true) }
         endUndoEvent()
         postPendingChanges()
         mergeArrivedSaves()

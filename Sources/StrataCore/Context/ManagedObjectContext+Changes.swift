@@ -7,6 +7,7 @@ extension ManagedObjectContext {
         let inserted = changeLists.inserted
         let changed = changeLists.updated + changeLists.deleted
         changeLists.removeAll()
+        storeCascades.removeAll()
         for object in inserted {
             registry[object.objectID] = nil
             object.detach()
@@ -20,6 +21,7 @@ extension ManagedObjectContext {
         checkQueue()
         removeAllUndoActions()
         letGoOfObjects()
+        storeCascades.removeAll()
         renewObjectsLink()
         pendingChanges = ContextChanges()
         merging.lastMergedInserts = []

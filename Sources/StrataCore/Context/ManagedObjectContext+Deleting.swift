@@ -19,7 +19,7 @@ extension ManagedObjectContext {
 
     /// Deletes `object` (not yet deleted) and applies its delete rules; a rule that leads back to
     /// an object already deleted stops there, with no second hook call.
-    private func deleteApplyingRules(_ object: ManagedObject) throws {
+    func deleteApplyingRules(_ object: ManagedObject) throws {
         guard object.pendingChange != .deleted, !object.isDeletedInStore, !object.isInvalidated else { return }
         try object.fulfillFault()
         let listedBefore = object.pendingChange
@@ -53,14 +53,18 @@ extension ManagedObjectContext {
     private func applyDeleteRules(of object: ManagedObject) throws {
         object.prepareForDeletion()
         for relationship in object.entity.relationships {
-            let destinations = try object.destinations(of: relationship)
             switch relationship.deleteRule {
             case .cascade:
+                // Destinations never loaded are deleted by the save in the store, when nothing
+                // needs them as objects.
+                if cascadesInStore(relationship, of: object) { continue }
+                let destinations = try object.destinations(of: relationship)
                 // The destinations' faults are filled together, not with a store request each.
                 try fillFaults(destinations)
                 for destination in destinations { try deleteApplyingRules(destination) }
             case .nullify:
                 if let inverse = object.inverse(of: relationship.name) {
+                    let destinations = try object.destinations(of: relationship)
                     try fillFaults(destinations)
                     for destination in destinations where !destination.isInvalidated {
                         try destination.unlink(object, from: inverse)

@@ -26,7 +26,12 @@ extension ManagedObjectContext {
     /// exist, validating them in a later pass.
     package func save(validatingChanges: Bool) throws {
         checkQueue()
+        // The destinations of cascades left to the store are listed before the pending changes
+        // are processed, which would make them objects.
+        if parent == nil { try resolveStoreCascades(makingObjects: false) }
+        storeCascades.isSaving = true
         processPendingChanges()
+        storeCascades.isSaving = false
         guard hasChanges else { return }
         // Each pass below visits every saved object, whose memory a large save has long left the
         // cache: the passes that only call methods the base class leaves empty are skipped, and
@@ -35,7 +40,7 @@ extension ManagedObjectContext {
         let listedInsertedIDs = changeLists.inserted.map(\.objectID)
         post(Self.willSaveNotification, ContextChanges(
             insertedIDs: listedInsertedIDs, updatedIDs: changeLists.updated.map(\.objectID),
-            deletedIDs: changeLists.deleted.map(\.objectID)))
+            deletedIDs: changeLists.deleted.map(\.objectID) + storeCascades.unregistered.map(\.objectID)))
         if changeLists.holdsSubclassObjects { callWillSave() }
         // What the save writes is what the hooks left.
         var inserted = changeLists.inserted
@@ -70,6 +75,8 @@ extension ManagedObjectContext {
                 guard rounds <= Self.optimisticLockingRounds else { throw StoreError.mergeConflict(conflicts) }
                 try mergePolicy.resolve(mergeConflicts: conflicts, constraintConflicts: [], in: self)
                 settle(conflicts)
+                // The store's cascades are listed again: a destination moved or changed meanwhile.
+                try resolveStoreCascades(makingObjects: false)
             } catch StoreError.constraintConflict(let reported) where parent == nil {
                 rounds += 1
                 let conflicts = describedConflicts(reported)
@@ -98,7 +105,8 @@ extension ManagedObjectContext {
             object.pendingChange = .none
         }
         updatedIDs.reverse()
-        let deletedIDs = deleted.map(\.objectID)
+        let deletedIDs = deleted.map(\.objectID) + storeCascades.unregistered.map(\.objectID)
+        storeCascades.removeAll()
         for object in deleted {
             registry[object.objectID] = nil
             object.detach()
@@ -217,9 +225,11 @@ extension ManagedObjectContext {
             request.updated.append(snapshot)
             updatedStates.append(after)
         }
+        request.deleted.reserveCapacity(deleted.count + storeCascades.unregistered.count)
         for object in deleted {
             request.deleted.append(.init(objectID: object.objectID, version: object.committed?.version ?? 1))
         }
+        request.deleted += storeCascades.unregistered
         try persistentStoreCoordinator.save(request)
         // The inserted objects' committed states are the snapshots sent: moved out of the request,
         // not copied into another list.

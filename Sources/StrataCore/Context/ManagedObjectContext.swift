@@ -113,6 +113,9 @@ public final class ManagedObjectContext {
     /// How the context follows saves made elsewhere, and how it fills faults whose row is stale
     /// or gone (see `ManagedObjectContext+Merging.swift`).
     var merging = MergingState()
+    /// The deleted objects whose cascades the save leaves to the store
+    /// (`ManagedObjectContext+StoreCascades.swift`).
+    var storeCascades = StoreCascades()
 
     /// Creates a root context that saves through `coordinator`.
     public init(coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .confined) {

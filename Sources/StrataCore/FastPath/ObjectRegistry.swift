@@ -155,6 +155,13 @@ struct ObjectRegistry {
         return objects
     }
 
+    /// Whether an object of the entities named in `entityNames` may be registered: true when a
+    /// table of one of them holds an entry (a freed object's entry not yet taken out too), or when
+    /// any object is held by temporary ID (of whatever entity). Reads no object.
+    func mayHoldObjects(ofEntities entityNames: Set<String>) -> Bool {
+        !temporary.isEmpty || !temporaryBacklog.isEmpty || permanent.holdsValues(ofEntities: { entityNames.contains($0) })
+    }
+
     /// How many objects are registered.
     var count: Int { permanent.count + temporary.count + temporaryBacklog.count }
 

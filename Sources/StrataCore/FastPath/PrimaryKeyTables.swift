@@ -148,6 +148,14 @@ struct PrimaryKeyTables<Entry> {
 
     /// The values kept for the entities `includes` accepts, by entity name, that `isChosen`
     /// accepts.
+    /// Whether any table of an entity `includes` accepts holds an entry, without reading one.
+    func holdsValues(ofEntities includes: (String) -> Bool) -> Bool {
+        for (_, indexes) in tableIndexes {
+            for (entity, index) in indexes where tables[index].count > 0 && includes(entity) { return true }
+        }
+        return false
+    }
+
     func values(ofEntities includes: (String) -> Bool, where isChosen: (Entry) -> Bool = { _ in true }) -> [Entry] {
         var values: [Entry] = []
         for (_, indexes) in tableIndexes {

@@ -73,6 +73,16 @@ extension PersistentStore {
         return try objectIDs.compactMap { try snapshot(for: $0) }
     }
 
+    /// Whether the store is a ``CascadeListingStore``.
+    public var listsCascadeDestinations: Bool { self is any CascadeListingStore }
+
+    /// The stored destinations of `relationship` of every object of `sources`, with their
+    /// versions, as a ``CascadeListingStore`` lists them; nil when the store is not one or cannot
+    /// list them so.
+    public func cascadeDestinationsInStore(of sources: [ManagedObjectID], relationship: String) throws -> [StoreSaveRequest.DeletedObject]? {
+        try (self as? any CascadeListingStore)?.destinationsWithVersions(of: sources, relationship: relationship)
+    }
+
     /// Runs a batch request: as a ``BatchExecutingStore`` runs it, or with the core requirements
     /// (the objects a request selects are fetched, new objects get keys from
     /// ``allocatePrimaryKeys(rootEntity:count:)``, and the whole change goes to the store as one

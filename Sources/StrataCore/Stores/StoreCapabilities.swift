@@ -108,3 +108,19 @@ public protocol BatchExecutingStore: PersistentStore {
     /// Runs a batch insert, update or delete whole, or throws and changes nothing.
     func executeBatch(_ request: StoreBatchRequest) throws -> StoreBatchResult
 }
+
+/// A store that lists the destinations of a to-many whose inverse is a to-one kept with the
+/// destinations (a foreign key), for many sources at once and with the versions it holds,
+/// without making snapshots: what lets a context delete the destinations of a cascade it never
+/// loaded without making them objects (see `docs/architecture.md`, "Cascades in the store"). The
+/// SQLite store.
+///
+/// Without it (or when it returns nil) a cascade loads its destinations and deletes each as an
+/// object.
+@_spi(StoreImplementation)
+public protocol CascadeListingStore: PersistentStore {
+    /// The stored destinations of the to-many `relationship` of every object of `sources` (all
+    /// of one entity), each with its stored version, in no particular order; nil when the store
+    /// does not keep that relationship as its inverse's foreign key.
+    func destinationsWithVersions(of sources: [ManagedObjectID], relationship: String) throws -> [StoreSaveRequest.DeletedObject]?
+}

@@ -436,6 +436,27 @@ final class SQLiteRowReader: SnapshotSource {
         }.compactMap { key, code in schema.namesByCode[code].map { id($0, key) } }
     }
 
+    /// The destinations of the to-many `name` of the rows `keys` (objects of `entity`), each with
+    /// its `Z_OPT`: one query per `IN` list of keys over the destinations' foreign key. Nil when
+    /// the relationship is kept in a join table.
+    func destinationsWithVersions(ofKeys keys: [Int64], entity: String, relationship name: String) throws
+        -> [StoreSaveRequest.DeletedObject]? {
+        guard case let .inverseForeignKey(table, column, _, _)? = schema.toMany[entity]?[name] else { return nil }
+        var found: [StoreSaveRequest.DeletedObject] = []
+        for list in BatchSQL.inLists(keys) {
+            let rows = try connection.rows("SELECT Z_PK, Z_ENT, Z_OPT FROM \(table) WHERE \(column) IN (\(list.marks))", list.values) {
+                ($0.int64(0), $0.int64(1), $0.int64(2))
+            }
+            for (key, code, version) in rows {
+                guard let destination = schema.namesByCode[code] else {
+                    throw StoreError.corruptStore(file: file, offset: nil, reason: "row \(key) of \(table) has the unknown entity code \(code)")
+                }
+                found.append(.init(objectID: id(destination, key), version: version))
+            }
+        }
+        return found
+    }
+
     /// Everything the store holds, every to-many loaded.
     func image(metadata: [String: PropertyListValue]) throws -> StoreImage {
         var objects: [ManagedObjectID: ObjectSnapshot] = [:]

@@ -37,35 +37,61 @@ struct SQLiteRowWriter {
     }
 
     /// `ids` grouped by the table that holds their rows, tables in the order first met, each ID
-    /// with its primary key.
-    private func byTable(_ ids: [ManagedObjectID]) throws -> [(table: SQLiteSchema.Table, members: [(key: Int64, id: ManagedObjectID)])] {
-        var groups: [(table: SQLiteSchema.Table, members: [(key: Int64, id: ManagedObjectID)])] = []
+    /// with its primary key and its position in `ids`. Saves list objects in runs of one entity:
+    /// the table is looked up when the entity changes.
+    private func byTable(_ ids: [ManagedObjectID]) throws
+        -> [(table: SQLiteSchema.Table, members: [(key: Int64, id: ManagedObjectID, position: Int)])] {
+        var groups: [(table: SQLiteSchema.Table, members: [(key: Int64, id: ManagedObjectID, position: Int)])] = []
         var groupOfTable: [String: Int] = [:]
-        for id in ids {
-            let table = try table(id)
+        var run: (entity: String, group: Int)?
+        for (position, id) in ids.enumerated() {
             let key = try key(id)
+            if let run, run.entity == id.entityName {
+                groups[run.group].members.append((key, id, position))
+                continue
+            }
+            let table = try table(id)
             let group = groupOfTable[table.name] ?? groups.count
             if group == groups.count {
                 groups.append((table, []))
                 groupOfTable[table.name] = group
             }
-            groups[group].members.append((key, id))
+            groups[group].members.append((key, id, position))
+            run = (id.entityName, group)
         }
         return groups
     }
 
-    /// The stored `Z_OPT` of each of `ids` whose row exists and is of the ID's entity, read with
-    /// one query per table and `IN` list, not one query per row.
-    private func storedVersions(_ ids: [ManagedObjectID]) throws -> [ManagedObjectID: Int64] {
-        var versions: [ManagedObjectID: Int64] = [:]
-        versions.reserveCapacity(ids.count)
-        for (table, members) in try byTable(ids) {
-            let idsByKey = Dictionary(grouping: members, by: \.key).mapValues { $0.map(\.id) }
-            for list in BatchSQL.inLists(idsByKey.keys.sorted()) {
-                let rows = try connection.rows("SELECT Z_PK, Z_OPT, Z_ENT FROM \(table.name) WHERE Z_PK IN (\(list.marks))",
-                                               list.values) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
-                for (key, version, code) in rows {
-                    for id in idsByKey[key] ?? [] where schema.namesByCode[code] == id.entityName { versions[id] = version }
+    /// The stored `Z_OPT` of each of `ids`, in their order: nil where no row of the ID's entity
+    /// exists. One query per table and `IN` list, its rows in key order, walked beside the IDs
+    /// sorted by key: no ID is hashed.
+    private func storedVersions(_ ids: [ManagedObjectID]) throws -> [Int64?] {
+        var versions = [Int64?](repeating: nil, count: ids.count)
+        for (table, unsorted) in try byTable(ids) {
+            let members = unsorted.sorted { $0.key < $1.key }
+            var keys: [Int64] = []
+            keys.reserveCapacity(members.count)
+            for member in members where keys.last != member.key { keys.append(member.key) }
+            var next = 0   // the first member whose key no row read has passed
+            var lastCode: (code: Int64, name: String?)?
+            for list in BatchSQL.inLists(keys) {
+                let statement = try connection.statement(
+                    "SELECT Z_PK, Z_OPT, Z_ENT FROM \(table.name) WHERE Z_PK IN (\(list.marks)) ORDER BY Z_PK")
+                try statement.forEachRow(list.values) { row in
+                    let key = row.int64(0), version = row.int64(1), code = row.int64(2)
+                    while next < members.count, members[next].key < key { next += 1 }
+                    let name: String?
+                    if let lastCode, lastCode.code == code {
+                        name = lastCode.name
+                    } else {
+                        name = schema.namesByCode[code]
+                        lastCode = (code, name)
+                    }
+                    var index = next
+                    while index < members.count, members[index].key == key {
+                        if name == members[index].id.entityName { versions[members[index].position] = version }
+                        index += 1
+                    }
                 }
             }
         }
@@ -78,15 +104,15 @@ struct SQLiteRowWriter {
         var conflicts: [MergeConflict] = []
         let reader = SQLiteRowReader(connection: connection, schema: schema, storeIdentifier: storeIdentifier, layouts: layouts)
         let versions = try storedVersions(request.updated.map(\.objectID) + request.deleted.map(\.objectID))
-        for snapshot in request.updated {
-            let current = versions[snapshot.objectID]
+        for (index, snapshot) in request.updated.enumerated() {
+            let current = versions[index]
             if current != snapshot.version {
                 conflicts.append(MergeConflict(objectID: snapshot.objectID, oldVersion: snapshot.version, newVersion: current ?? 0,
                                                persistedSnapshot: try reader.snapshot(for: snapshot.objectID)))
             }
         }
-        for deletion in request.deleted {
-            let current = versions[deletion.objectID]
+        for (index, deletion) in request.deleted.enumerated() {
+            let current = versions[request.updated.count + index]
             if current != deletion.version {
                 conflicts.append(MergeConflict(objectID: deletion.objectID, oldVersion: deletion.version, newVersion: current ?? 0,
                                                persistedSnapshot: try reader.snapshot(for: deletion.objectID)))
@@ -112,11 +138,18 @@ struct SQLiteRowWriter {
         var constrained: [String: [String]] = [:]
         // Rows this save deletes give their values up too: a new object may take the unique value
         // of one deleted in the same save.
+        // Saves list objects in runs of one entity: a run without constrained columns is passed
+        // over without looking its table up again.
+        var unconstrainedEntity: String?
         for id in request.updated.map(\.objectID) + request.deleted.map(\.objectID) {
+            if let unconstrainedEntity, unconstrainedEntity == id.entityName { continue }
             let table = try table(id)
             let columns = constrained[table.name] ?? constrainedColumns(table)
             constrained[table.name] = columns
-            guard !columns.isEmpty else { continue }
+            guard !columns.isEmpty else {
+                unconstrainedEntity = id.entityName
+                continue
+            }
             try connection.run("UPDATE \(table.name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
                                [.integer(try key(id))])
         }
