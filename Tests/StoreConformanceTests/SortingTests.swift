@@ -133,6 +133,56 @@ struct SortingTests {
         #expect(try names(store, words, request(.standard, ascending: false)) == expected.reversed())
     }
 
+    @Test("compare: canonically equivalent spellings tie and keep the store's order, beside longer strings, both directions",
+          arguments: StoreUnderTest.all)
+    func equivalentSpellingsTie(store: StoreUnderTest) throws {
+        // Each spelling of é (precomposed U+00E9, e + U+0301) alone and before longer tails,
+        // in an order that is neither sorted nor grouped by spelling.
+        let names = ["e\u{0301}x", "\u{00E9}", "e", "\u{00E9}x", "e\u{0301}", "\u{00E9}\u{00E9}", "f", "e\u{0301}",
+                     "ez", "\u{00E9}", "e\u{0301}e\u{0301}", "\u{00E9}x", "e\u{0301}x", "\u{00E9}a", "e\u{0301}a"]
+        let context = try store.makeContext(model: Self.model())
+        var codes: [String: String] = [:]
+        for (index, name) in names.enumerated() {
+            let code = String(format: "c%02d", index)
+            try context.insert("City", ["name": name, "code": code])
+            codes[code] = name
+        }
+        try context.save()
+        // The in-memory evaluator's order: stable over the store's order (primary keys), so
+        // equal spellings keep it in both directions.
+        let reader = context.freshContext()
+        let all = try reader.fetch(FetchRequest(entityName: "City"))
+        let stored = try all.sorted { ManagedObjectID.storeOrder($0.objectID, $1.objectID) }.map { try $0.string("code") }
+        #expect(Set(stored) == Set(codes.keys))
+        func expected(ascending: Bool) -> [String] {
+            let descriptor = ObjectSortDescriptor(key: "name", ascending: ascending)
+            return stored.enumerated().sorted { lhs, rhs in
+                switch descriptor.compare(codes[lhs.element], codes[rhs.element]) {
+                case .orderedAscending: true
+                case .orderedDescending: false
+                case .orderedSame: lhs.offset < rhs.offset
+                }
+            }.map(\.element)
+        }
+        // e, ez, f, then each text in its spellings, by normal form C's bytes: é, éa, éx, éé.
+        let texts = ["e", "ez", "f", "\u{00E9}", "\u{00E9}a", "\u{00E9}x", "\u{00E9}\u{00E9}"]
+        let byText = texts.flatMap { text in stored.filter { codes[$0]?.precomposedStringWithCanonicalMapping == text } }
+        #expect(byText.count == names.count)
+        #expect(expected(ascending: true) == byText, "the evaluator orders every pair")
+        #expect(expected(ascending: false) == texts.reversed().flatMap { text in
+            stored.filter { codes[$0]?.precomposedStringWithCanonicalMapping == text }
+        })
+        for ascending in [true, false] {
+            let fresh = context.freshContext()
+            let fetched = try fresh.strings(request(.standard, ascending: ascending), key: "code")
+            #expect(fetched == expected(ascending: ascending), "ascending: \(ascending)")
+            var page = request(.standard, ascending: ascending)
+            page.fetchOffset = 2
+            page.fetchLimit = 6
+            #expect(try fresh.strings(page, key: "code") == Array(expected(ascending: ascending)[2..<8]))
+        }
+    }
+
     @Test("nil sorts first ascending and last descending; case-insensitive and Finder-like comparisons",
           arguments: StoreUnderTest.all)
     func caseAndNil(store: StoreUnderTest) throws {

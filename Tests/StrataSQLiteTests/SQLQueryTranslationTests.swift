@@ -99,7 +99,7 @@ struct SQLQueryTranslationTests {
         let plan = try #require(try base.store.fetchPlan(for: request))
         #expect(plan.isComplete && !plan.includesValues)
         #expect(plan.select.sql.hasPrefix("SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT FROM ZPERSON t0 LEFT JOIN ZCOMPANY t1"))
-        #expect(plan.select.sql.hasSuffix("ORDER BY t1.ZNAME COLLATE STRATA_STANDARD DESC, t0.ZHEIGHT ASC, t0.Z_PK LIMIT ? OFFSET ?"))
+        #expect(plan.select.sql.hasSuffix("ORDER BY strata_standard_key(t1.ZNAME) DESC, t0.ZHEIGHT ASC, t0.Z_PK LIMIT ? OFFSET ?"))
         #expect(plan.select.parameters.suffix(2) == [.integer(2), .integer(1)])
         let fetched = try base.store.fetch(request)
         #expect(fetched.count == 2 && fetched.allSatisfy { $0.attributes.isEmpty && $0.toOne.isEmpty })

@@ -61,7 +61,8 @@ enum StrataEngine {
         return try entities.reduce(0) { $0 + (try context.count(for: FetchRequest(entityName: $1))) }
     }
 
-    static func run(_ workload: Workload, file: URL, repeats: Int) throws -> RunRecord {
+    /// Runs the insert and the `phases` listed, in order.
+    static func run(_ workload: Workload, file: URL, repeats: Int, phases: Set<Phase>) throws -> RunRecord {
         let model = try Workload.model()
         var record = RunRecord()
         try? FileManager.default.removeItem(at: file)
@@ -78,9 +79,10 @@ enum StrataEngine {
         let coordinator = try StrataSQLite.open(file, model: model)
         let (cold, coldSeconds) = try timed { try fetchAll(coordinator) }
         record.record(.cold, seconds: coldSeconds, rows: cold.rows, digest: cold.digest)
-        try record.repeated(.warm, times: repeats) { try fetchAll(coordinator) }
-        try record.repeated(.binary, times: repeats) { try range(.standard, coordinator) }
-        try record.repeated(.localized, times: repeats) { try range(.localized(Workload.locale), coordinator) }
+        if phases.contains(.warm) { try record.repeated(.warm, times: repeats) { try fetchAll(coordinator) } }
+        if phases.contains(.binary) { try record.repeated(.binary, times: repeats) { try range(.standard, coordinator) } }
+        if phases.contains(.localized) { try record.repeated(.localized, times: repeats) { try range(.localized(Workload.locale), coordinator) } }
+        if phases.isDisjoint(with: [.update, .countUpdate, .delete, .countDelete]) { return record }
         let (updated, updateSeconds) = try timed {
             let context = ManagedObjectContext(coordinator: coordinator)
             var request = FetchRequest(entityName: "Person")

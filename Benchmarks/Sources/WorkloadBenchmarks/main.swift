@@ -11,7 +11,8 @@ import Foundation
 //   the cascade, count); the table shows medians of the runs (default 5), the best run beside,
 //   the ratios to the C API's medians, and each engine's peak memory.
 //   --million adds a plain fetch of 1,000,000 persons per engine: its seconds and peak memory.
-// WorkloadBenchmarks --child ENGINE --persons N --repeats N FILE
+// WorkloadBenchmarks --child ENGINE --persons N --repeats N [--phases P,…] FILE
+//   --phases (Strata only, for a profiler): the insert, then only the phases listed.
 // WorkloadBenchmarks --million-setup ENGINE FILE | --million-fetch ENGINE FILE
 //   What the parent runs; each prints one RESULT line.
 
@@ -40,6 +41,7 @@ var repeats = 3
 var engines = Engine.allCases
 var million = false
 var child: Engine?
+var phases: Set<Phase>?
 var millionSetup: Engine?
 var millionFetch: Engine?
 var positional: [String] = []
@@ -64,6 +66,11 @@ while !arguments.isEmpty {
     case "--repeats": repeats = number()
     case "--million": million = true
     case "--child": child = engine()
+    case "--phases":
+        phases = Set(value().split(separator: ",").map { name in
+            guard let phase = Phase(rawValue: String(name)) else { fail("unknown phase \(name)") }
+            return phase
+        })
     case "--million-setup": millionSetup = engine()
     case "--million-fetch": millionFetch = engine()
     case "--engines":
@@ -90,7 +97,7 @@ if let engine = child ?? millionSetup ?? millionFetch {
             switch engine {
             case .raw: record = try RawEngine.run(workload, file: file, repeats: repeats)
             case .grdb: record = try GRDBEngine.run(workload, file: file, repeats: repeats)
-            case .strata: record = try StrataEngine.run(workload, file: file, repeats: repeats)
+            case .strata: record = try StrataEngine.run(workload, file: file, repeats: repeats, phases: phases ?? Set(Phase.allCases))
             }
             record.peakKiB = ProcessStatus.peakKiB()
             print(record.line)

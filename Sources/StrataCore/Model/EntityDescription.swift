@@ -94,6 +94,9 @@ public struct EntityDescription: Sendable, Hashable {
     /// attributes with a minimum, maximum or pattern, to-manys with a minimum or maximum count.
     var propertiesWithRules: [PropertyDescription] { storage.fields.propertiesWithRules }
 
+    /// The rules of ``propertiesWithRules``, in their order, as validation reads them.
+    var propertyRules: [PropertyRule] { storage.fields.propertyRules }
+
     /// Whether some attribute is transient (kept in memory only).
     var hasTransientAttributes: Bool { storage.fields.hasTransientAttributes }
 
@@ -283,6 +286,7 @@ extension EntityDescription {
         private(set) var attributes: [AttributeDescription] = []
         private(set) var relationships: [RelationshipDescription] = []
         private(set) var propertiesWithRules: [PropertyDescription] = []
+        private(set) var propertyRules: [PropertyRule] = []
         private(set) var hasTransientAttributes = false
         private(set) var hasDenyRule = false
         private(set) var defaultAttributeValues = AttributeValues()
@@ -330,6 +334,17 @@ extension EntityDescription {
                     relationship.isToMany ? relationship.minCount > 0 || relationship.maxCount > 0 : !relationship.isOptional
                 case .fetchedProperty:
                     false
+                }
+            }
+            propertyRules = propertiesWithRules.compactMap { [attributeLayout] property in
+                switch property {
+                case .attribute(let attribute):
+                    let slot = attribute.type == .transformable ? nil : attributeLayout.position(of: attribute.name)
+                    return PropertyRule(attribute, slot: slot ?? -1)
+                case .relationship(let relationship):
+                    return PropertyRule(relationship)
+                case .fetchedProperty:
+                    return nil
                 }
             }
         }

@@ -51,28 +51,30 @@ extension ManagedObject {
     /// The model's rules on the properties that have one, for an object of `ManagedObject`
     /// itself: each attribute's stored value is checked as it is (no `Any`, no conversion back),
     /// a to-one by whether it is set; the same failures ``validateAgainstModel(_:forKey:)`` finds.
+    /// The rules are the entity's ``EntityDescription/propertyRules``, read in place.
     private func validateRulesTyped(_ failures: inout [ValidationFailure]) throws {
         let layout = entity.attributeLayout
-        for property in entity.propertiesWithRules {
-            switch property {
-            case .attribute(let attribute):
-                guard let position = plainAttribute(attribute.name, in: layout)?.position else {
-                    failures += try modelFailures(try value(forKey: attribute.name), forKey: attribute.name)
+        let rules = entity.propertyRules
+        for index in rules.indices {
+            switch rules[index].kind {
+            case .attribute(let slot, _):
+                guard slot >= 0 else {
+                    failures += try modelFailures(try value(forKey: rules[index].name), forKey: rules[index].name)
                     continue
                 }
-                if let stored = try storedAttribute(at: position, of: layout) {
-                    failures += attributeFailures(stored, attribute)
-                } else if !attribute.isOptional {
-                    failures.append(failure(attribute.name, .missingMandatoryProperty))
+                if let stored = try storedAttribute(at: slot, of: layout) {
+                    failures += attributeFailures(stored, rules[index])
+                } else if !rules[index].isOptional {
+                    failures.append(failure(rules[index].name, .missingMandatoryProperty))
                 }
-            case .relationship(let relationship) where relationship.isToMany:
-                failures += try modelFailures(try loadedToMany(relationship.name).map { $0 }, forKey: relationship.name)
-            case .relationship(let relationship):
-                if !relationship.isOptional, try value(forKey: relationship.name) == nil {
-                    failures.append(failure(relationship.name, .missingMandatoryProperty))
-                }
-            case .fetchedProperty:
-                continue
+            case .toMany:
+                failures += try modelFailures(try loadedToMany(rules[index].name).map { $0 }, forKey: rules[index].name)
+            case .toOne:
+                guard !rules[index].isOptional else { continue }
+                // A loaded object's to-one is read where it is kept; others as a key's value.
+                let isSet = !isFault && !isInvalidated ? toOneValues[rules[index].name] != nil
+                    : try value(forKey: rules[index].name) != nil
+                if !isSet { failures.append(failure(rules[index].name, .missingMandatoryProperty)) }
             }
         }
     }
@@ -103,7 +105,7 @@ extension ManagedObject {
             guard let stored else {
                 return attribute.isOptional ? [] : [failure(key, .missingMandatoryProperty)]
             }
-            return attributeFailures(stored, attribute)
+            return attributeFailures(stored, PropertyRule(attribute, slot: -1))
         case .relationship(let relationship):
             if relationship.isToMany {
                 let count = value.flatMap { KeyPathEvaluator.elements(of: $0)?.count } ?? 0
@@ -122,14 +124,16 @@ extension ManagedObject {
         }
     }
 
-    private func attributeFailures(_ value: AttributeValue, _ attribute: AttributeDescription) -> [ValidationFailure] {
+    private func attributeFailures(_ value: AttributeValue, _ attribute: PropertyRule) -> [ValidationFailure] {
+        guard attribute.minimum != nil || attribute.maximum != nil || attribute.regularExpression != nil else { return [] }
         let key = attribute.name
         var failures: [ValidationFailure] = []
         let measure: Double?
         let isLength: Bool
         switch value {
         case .string(let s): measure = Double(s.count); isLength = true
-        case .binary(let d) where attribute.type == .binaryData: measure = Double(d.count); isLength = true
+        case .binary(let d) where attribute.isBinaryData:
+            measure = Double(d.count); isLength = true
         case .date(let d): measure = d.timeIntervalSinceReferenceDate; isLength = false
         default: measure = Self.number(value); isLength = false
         }

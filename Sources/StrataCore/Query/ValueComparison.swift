@@ -60,16 +60,31 @@ enum ValueComparison {
         }
     }
 
-    /// Strings in order: canonically equivalent strings are the same (as Swift's `String`
-    /// compares), after folding; under `[n]` by Unicode scalar values alone.
+    /// Strings in order: canonically equivalent strings are the same, after folding, and others
+    /// in the order of their scalars in normal form C (``canonicalOrder(_:_:)``); under `[n]` by
+    /// Unicode scalar values alone.
     static func stringOrder(_ a: String, _ b: String, _ options: StringComparisonOptions) -> ComparisonResult {
         if options.contains(.normalized) {
             let (x, y) = (a.unicodeScalars, b.unicodeScalars)
             if x.elementsEqual(y) { return .orderedSame }
             return x.lexicographicallyPrecedes(y) { $0.value < $1.value } ? .orderedAscending : .orderedDescending
         }
-        let (x, y) = (fold(a, options), fold(b, options))
-        return x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
+        return canonicalOrder(fold(a, options), fold(b, options))
+    }
+
+    /// The order of two strings' scalars in normal form C, compared as UTF-8 bytes (whose order
+    /// is the scalars' order): canonically equivalent strings are the same.
+    ///
+    /// Swift's `<` means this order, but its implementation answers neither `<` nor `>` for
+    /// some unequal pairs (precomposed `éx` against `e` + U+0301), which leaves a sort's order
+    /// to its algorithm; here every pair is ordered, as the SQLite store's sort keys are. Two
+    /// all-ASCII strings (already NFC) are compared as they are.
+    static func canonicalOrder(_ x: String, _ y: String) -> ComparisonResult {
+        if x.utf8.allSatisfy({ $0 < 0x80 }), y.utf8.allSatisfy({ $0 < 0x80 }) {
+            return x == y ? .orderedSame : (x.utf8.lexicographicallyPrecedes(y.utf8) ? .orderedAscending : .orderedDescending)
+        }
+        let (p, q) = (x._nfcCodeUnits, y._nfcCodeUnits)
+        return p == q ? .orderedSame : (p.lexicographicallyPrecedes(q) ? .orderedAscending : .orderedDescending)
     }
 
     private static func compare<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {

@@ -210,7 +210,9 @@ struct SQLFetchPlan {
             blobCheck = value.expression + " >= X''"
         case .string:
             switch descriptor.comparison {
-            case .standard: term = value.expression + " COLLATE \(SQLQueryFunctions.standardCollation)"
+            // The standard order by sort keys computed once a row and compared as bytes, not by
+            // a collation called back for every comparison the sort makes.
+            case .standard: term = "\(SQLQueryFunctions.standardKeyFunction)(" + value.expression + ")"
             case .caseInsensitive: term = value.expression + " COLLATE \(SQLQueryFunctions.caseInsensitiveCollation)"
             default: throw Untranslatable("a localized string comparison")
             }

@@ -22,12 +22,16 @@ import Foundation
 /// ``SQLQueryAggregates`` are registered with them.
 ///
 /// The collations `STRATA_STANDARD` and `STRATA_CASEINSENSITIVE` order strings as
-/// `ObjectSortDescriptor.Comparison.standard` and `.caseInsensitive` do.
+/// `ObjectSortDescriptor.Comparison.standard` and `.caseInsensitive` do. `strata_standard_key(x)`
+/// is the sort key of `.standard`: a text in normal form C (an all-ASCII text as it is), any
+/// other value unchanged; SQLite's BINARY order of the keys is the `.standard` order of the
+/// values, with one call per row instead of one per comparison.
 enum SQLQueryFunctions {
     static let stringFunction = "strata_string"
     static let likeFunction = "strata_like"
     static let regexpFunction = "strata_regexp"
     static let compareFunction = "strata_compare"
+    static let standardKeyFunction = "strata_standard_key"
     static let standardCollation = "STRATA_STANDARD"
     static let caseInsensitiveCollation = "STRATA_CASEINSENSITIVE"
 
@@ -47,6 +51,9 @@ enum SQLQueryFunctions {
                                                     nil, body, nil, nil, nil)
             guard result == SQLITE_OK else { throw connection.lastError(sql: nil, code: result) }
         }
+        let key = sqlite3_create_function_v2(connection.handle, standardKeyFunction, 1,
+                                             SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nil, standardKeyCallback, nil, nil, nil)
+        guard key == SQLITE_OK else { throw connection.lastError(sql: nil, code: key) }
         try SQLQueryAggregates.register(on: connection)
         try SQLRunningDoubleAggregates.register(on: connection)
         let collations: [(String, @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32)] = [
@@ -136,6 +143,33 @@ enum SQLQueryFunctions {
         return differs
     }
 
+    /// Whether every byte is ASCII.
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var any: UInt8 = 0
+        for byte in bytes { any |= byte }
+        return any < 0x80
+    }
+
+    /// Sets the result of `strata_standard_key(argument)`: a text in normal form C, through the
+    /// normalizer Swift's `String` comparison uses (`_nfcCodeUnits`), so that two texts' keys are
+    /// equal exactly when the texts are canonically equivalent, and ordered by their bytes as
+    /// Swift orders the texts (NFC scalars, whose order is their UTF-8 bytes' order). An
+    /// all-ASCII text is its own key; a value that is not text is its own key too (SQLite orders
+    /// NULL, numbers, texts, blobs so, as the collation of a text column does).
+    static func standardKey(_ context: OpaquePointer?, _ argument: OpaquePointer?) {
+        guard sqlite3_value_type(argument) == SQLITE_TEXT, let text = sqlite3_value_text(argument) else {
+            return sqlite3_result_value(context, argument)
+        }
+        let bytes = UnsafeRawBufferPointer(start: text, count: Int(sqlite3_value_bytes(argument)))
+        if isASCII(bytes) { return sqlite3_result_value(context, argument) }
+        let key = String(decoding: bytes, as: UTF8.self)._nfcCodeUnits
+        key.withUnsafeBufferPointer { key in
+            key.withMemoryRebound(to: CChar.self) { key in
+                sqlite3_result_text(context, key.baseAddress, Int32(key.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            }
+        }
+    }
+
     /// The order of two UTF-8 strings under a sort descriptor's comparison.
     ///
     /// Under `.standard` two all-ASCII texts are ordered by their bytes: ASCII text is already
@@ -187,6 +221,10 @@ private func compareCallback(_ context: OpaquePointer?, _ count: Int32, _ argume
         }
         return try SQLQueryFunctions.comparison(values[0], values[1], leftType, values[3], rightType, values[5])
     }
+}
+
+private func standardKeyCallback(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+    SQLQueryFunctions.standardKey(context, arguments?[0])
 }
 
 private func standardCollationCallback(_ context: UnsafeMutableRawPointer?, _ leftCount: Int32, _ left: UnsafeRawPointer?,
