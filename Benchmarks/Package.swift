@@ -104,6 +104,7 @@ let package = Package(
             name: "WorkloadBenchmarks",
             dependencies: [
                 "BenchmarkSupport",
+                "CMallocInfo",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -14,6 +14,9 @@ import Foundation
 // WorkloadBenchmarks --child ENGINE --persons N --repeats N FILE
 // WorkloadBenchmarks --million-setup ENGINE FILE | --million-fetch ENGINE FILE
 //   What the parent runs; each prints one RESULT line.
+// WorkloadBenchmarks --million-breakdown FILE
+//   On a file `--million-setup strata` wrote: where the heap of the plain fetch goes, per
+//   object (MemoryBreakdown.swift). WORKLOAD_PHASE_PEAKS=1 prints each phase's peak memory.
 
 enum Engine: String, CaseIterable {
     case raw, grdb, strata
@@ -42,6 +45,7 @@ var million = false
 var child: Engine?
 var millionSetup: Engine?
 var millionFetch: Engine?
+var millionBreakdown = false
 var positional: [String] = []
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -66,6 +70,7 @@ while !arguments.isEmpty {
     case "--child": child = engine()
     case "--million-setup": millionSetup = engine()
     case "--million-fetch": millionFetch = engine()
+    case "--million-breakdown": millionBreakdown = true
     case "--engines":
         engines = value().split(separator: ",").map { name in
             guard let engine = Engine(rawValue: String(name)) else { fail("unknown engine \(name)\n\(usage)") }
@@ -79,6 +84,16 @@ while !arguments.isEmpty {
 }
 
 // MARK: Children
+
+if millionBreakdown {
+    guard positional.count == 1 else { fail("--million-breakdown needs one FILE") }
+    do {
+        print("RESULT \(try MemoryBreakdown.run(file: URL(fileURLWithPath: positional[0])))")
+        exit(0)
+    } catch {
+        fail("breakdown: \(error)")
+    }
+}
 
 if let engine = child ?? millionSetup ?? millionFetch {
     guard positional.count == 1 else { fail("a child needs one FILE") }
