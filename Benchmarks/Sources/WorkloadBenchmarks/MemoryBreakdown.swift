@@ -62,3 +62,30 @@ enum MemoryBreakdown {
         return withExtendedLifetime(objects) { fields.joined(separator: " ") }
     }
 }
+
+extension MemoryBreakdown {
+    /// Where the memory of the insert phase goes (`--insert-breakdown FILE`): the C heap in use
+    /// after making the rows, after inserting the objects, after the save, and the resident
+    /// peak during the save (VmHWM reset before it).
+    static func insert(file: URL) throws -> String {
+        try? FileManager.default.removeItem(at: file)
+        let model = try Workload.model()
+        let workload = Workload(persons: 100_000)
+        let start = cmallocinfo_heap_in_use()
+        let persons = workload.personRows(), pets = workload.petRows()
+        let rows = cmallocinfo_heap_in_use()
+        let coordinator = try StrataEngine.open(file, model: model)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try StrataEngine.insert(context, persons: persons, pets: pets)
+        let inserted = cmallocinfo_heap_in_use()
+        let residentBefore = ProcessStatus.residentKiB()
+        ProcessStatus.resetPeak()
+        try context.save()
+        let saved = cmallocinfo_heap_in_use()
+        let objects = Double(persons.count + pets.count)
+        func perObject(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / objects) }
+        return ["rowsMiB=\((rows - start) >> 20)", "insertedPerObject=\(perObject(inserted - rows))",
+                "savedPerObject=\(perObject(saved - rows))", "residentBeforeSaveKiB=\(residentBefore)",
+                "savePeakKiB=\(ProcessStatus.peakKiB())", "saveRiseKiB=\(ProcessStatus.peakKiB() - residentBefore)"].joined(separator: " ")
+    }
+}

@@ -14,9 +14,9 @@ import Foundation
 // WorkloadBenchmarks --child ENGINE --persons N --repeats N FILE
 // WorkloadBenchmarks --million-setup ENGINE FILE | --million-fetch ENGINE FILE
 //   What the parent runs; each prints one RESULT line.
-// WorkloadBenchmarks --million-breakdown FILE
+// WorkloadBenchmarks --million-breakdown FILE | --insert-breakdown FILE
 //   On a file `--million-setup strata` wrote: where the heap of the plain fetch goes, per
-//   object (MemoryBreakdown.swift). WORKLOAD_PHASE_PEAKS=1 prints each phase's peak memory.
+//   object; or where the insert phase's memory goes (MemoryBreakdown.swift). WORKLOAD_PHASE_PEAKS=1 prints each phase's peak memory.
 
 enum Engine: String, CaseIterable {
     case raw, grdb, strata
@@ -46,6 +46,7 @@ var child: Engine?
 var millionSetup: Engine?
 var millionFetch: Engine?
 var millionBreakdown = false
+var insertBreakdown = false
 var positional: [String] = []
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -71,6 +72,7 @@ while !arguments.isEmpty {
     case "--million-setup": millionSetup = engine()
     case "--million-fetch": millionFetch = engine()
     case "--million-breakdown": millionBreakdown = true
+    case "--insert-breakdown": insertBreakdown = true
     case "--engines":
         engines = value().split(separator: ",").map { name in
             guard let engine = Engine(rawValue: String(name)) else { fail("unknown engine \(name)\n\(usage)") }
@@ -85,10 +87,11 @@ while !arguments.isEmpty {
 
 // MARK: Children
 
-if millionBreakdown {
-    guard positional.count == 1 else { fail("--million-breakdown needs one FILE") }
+if millionBreakdown || insertBreakdown {
+    guard positional.count == 1 else { fail("a breakdown needs one FILE") }
     do {
-        print("RESULT \(try MemoryBreakdown.run(file: URL(fileURLWithPath: positional[0])))")
+        let file = URL(fileURLWithPath: positional[0])
+        print("RESULT \(try millionBreakdown ? MemoryBreakdown.run(file: file) : MemoryBreakdown.insert(file: file))")
         exit(0)
     } catch {
         fail("breakdown: \(error)")
