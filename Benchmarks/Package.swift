@@ -116,6 +116,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 "SQLiteBenchmarkSupport",
+                "CMallocInfo",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

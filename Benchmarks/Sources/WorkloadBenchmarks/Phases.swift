@@ -31,7 +31,15 @@ struct RunRecord {
     var digests: [Phase: UInt64] = [:]
     var peakKiB = 0
 
+    /// Whether each phase's peak memory goes to standard error (the peak is reset after each, so
+    /// the whole run's `peakKiB` is then the last phase's): `WORKLOAD_PHASE_PEAKS=1`.
+    static let printsPhasePeaks = ProcessInfo.processInfo.environment["WORKLOAD_PHASE_PEAKS"] == "1"
+
     mutating func record(_ phase: Phase, seconds: Double, rows: Int, digest: UInt64 = 0) {
+        if Self.printsPhasePeaks {
+            FileHandle.standardError.write(Data("phase \(phase.rawValue): peakKiB=\(ProcessStatus.peakKiB()) residentKiB=\(ProcessStatus.residentKiB())\n".utf8))
+            ProcessStatus.resetPeak()
+        }
         self.seconds[phase] = seconds
         self.rows[phase] = rows
         digests[phase] = digest

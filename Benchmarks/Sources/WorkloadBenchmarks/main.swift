@@ -15,6 +15,9 @@ import Foundation
 //   --phases (Strata only, for a profiler): the insert, then only the phases listed.
 // WorkloadBenchmarks --million-setup ENGINE FILE | --million-fetch ENGINE FILE
 //   What the parent runs; each prints one RESULT line.
+// WorkloadBenchmarks --million-breakdown FILE | --insert-breakdown FILE
+//   On a file `--million-setup strata` wrote: where the heap of the plain fetch goes, per
+//   object; or where the insert phase's memory goes (MemoryBreakdown.swift). WORKLOAD_PHASE_PEAKS=1 prints each phase's peak memory.
 
 enum Engine: String, CaseIterable {
     case raw, grdb, strata
@@ -44,6 +47,8 @@ var child: Engine?
 var phases: Set<Phase>?
 var millionSetup: Engine?
 var millionFetch: Engine?
+var millionBreakdown = false
+var insertBreakdown = false
 var positional: [String] = []
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -73,6 +78,8 @@ while !arguments.isEmpty {
         })
     case "--million-setup": millionSetup = engine()
     case "--million-fetch": millionFetch = engine()
+    case "--million-breakdown": millionBreakdown = true
+    case "--insert-breakdown": insertBreakdown = true
     case "--engines":
         engines = value().split(separator: ",").map { name in
             guard let engine = Engine(rawValue: String(name)) else { fail("unknown engine \(name)\n\(usage)") }
@@ -86,6 +93,17 @@ while !arguments.isEmpty {
 }
 
 // MARK: Children
+
+if millionBreakdown || insertBreakdown {
+    guard positional.count == 1 else { fail("a breakdown needs one FILE") }
+    do {
+        let file = URL(fileURLWithPath: positional[0])
+        print("RESULT \(try millionBreakdown ? MemoryBreakdown.run(file: file) : MemoryBreakdown.insert(file: file))")
+        exit(0)
+    } catch {
+        fail("breakdown: \(error)")
+    }
+}
 
 if let engine = child ?? millionSetup ?? millionFetch {
     guard positional.count == 1 else { fail("a child needs one FILE") }

@@ -411,7 +411,7 @@ extension ManagedObjectContext {
                     guard let relationship = source.entity.relationship(named: part) else { continue }
                     if relationship.isToMany {
                         next.append(contentsOf: try source.loadedToMany(part))
-                    } else if let destination = source.toOneValues[part] {
+                    } else if let destination = source.toOne(named: part) {
                         next.append(destination)
                     }
                 }

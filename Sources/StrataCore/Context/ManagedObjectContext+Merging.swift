@@ -237,7 +237,7 @@ extension ManagedObjectContext {
                 if !neighbour.isFault, !neighbour.isInvalidated { neighbours.append((neighbour, inverse)) }
             }
             if !relationship.isToMany {
-                if let destination = object.toOneValues[relationship.name] { add(destination) }
+                if let destination = object.toOne(named: relationship.name) { add(destination) }
             } else if let destinations = object.toManyValues[relationship.name] {
                 for destination in destinations { add(destination) }
             } else if let ids = object.unresolvedToMany[relationship.name] {
@@ -283,7 +283,7 @@ extension ManagedObject {
     /// Removes `object` from the relationship `key` of this unsaved insert, without touching
     /// `object`'s side (its row is gone) nor any saved state (an insert has none).
     fileprivate func letGo(of object: ManagedObject, from key: String) {
-        if toOneValues[key] === object { toOneValues[key] = nil }
+        if toOne(named: key) === object { setToOne(nil, named: key) }
         if toManyValues[key]?.contains(object) == true { toManyValues[key]?.remove(object) }
         if let ids = unresolvedToMany[key], ids.contains(object.objectID) {
             unresolvedToMany[key] = ids.filter { $0 != object.objectID }

@@ -32,7 +32,7 @@ extension ManagedObjectContext {
                 for property in conflict.properties {
                     if let value = object.attributeValues[property] {
                         conflict.constraintValues[property] = value
-                    } else if let destination = object.toOneValues[property] {
+                    } else if let destination = object.toOne(named: property) {
                         conflict.constraintValues[property] = .objectID(destination.objectID)
                     }
                 }

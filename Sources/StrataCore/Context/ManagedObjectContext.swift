@@ -391,7 +391,7 @@ extension ManagedObject {
     func detach() {
         keepCommittedAttributes()
         attributeValues = AttributeValues()
-        toOneValues = ToOneDestinations()
+        removeToOnes()
         toManyValues = NameMap()
         unresolvedToMany = NameMap()
         isDetached = true

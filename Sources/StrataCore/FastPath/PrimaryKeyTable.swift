@@ -109,11 +109,15 @@ struct PrimaryKeyTable<Entry> {
     /// Every value the table holds.
     var entries: some Sequence<Entry> { slots.lazy.compactMap { $0.entry } }
 
-    /// Makes room for `capacity` values without growing again.
+    /// Makes room for `capacity` values without growing again, when their keys are at most
+    /// `capacity` (a store numbers an entity's rows from 1, so a fetch of a whole entity is
+    /// such keys) or the table is at most three quarters full with them.
     mutating func reserveCapacity(_ capacity: Int) {
-        // At most three quarters full.
+        // Keys placed by their low bits that are below the table's size never collide: each has
+        // a home of its own, and the table need not keep a quarter of its slots free for them.
+        // Keys spread by mixing do collide, and keep it.
         var size = 8
-        while size * 3 < capacity * 4 { size *= 2 }
+        while size <= capacity || (spreadsKeys && size * 3 < capacity * 4) { size *= 2 }
         if size > slots.count { resize(to: size) }
     }
 
@@ -127,9 +131,18 @@ struct PrimaryKeyTable<Entry> {
 
     /// Keeps `entry` for `key`, which the table does not hold.
     private mutating func insertNew(_ entry: Entry, for key: Int64) {
-        // Grown first when the table would be more than three quarters full.
-        if (count + 1) * 4 > slots.count * 3 { resize(to: max(8, slots.count * 2)) }
+        // Grown first when the table would be more than three quarters full, unless the key
+        // goes to its home slot, free, without probing: keys placed by their low bits (the usual
+        // run of an entity's keys from 1) then fill the table without colliding. A key whose
+        // home is taken grows such a table as any other.
+        if (count + 1) * 4 > slots.count * 3, !hasFreeHome(key) { resize(to: max(8, slots.count * 2)) }
         place(Slot(key: key, entry: entry))
+    }
+
+    /// Whether `key` is placed by its low bits and its home slot is free.
+    @inline(__always)
+    private func hasFreeHome(_ key: Int64) -> Bool {
+        !spreadsKeys && count < slots.count && slots[home(of: key)].entry == nil
     }
 
     /// Puts `slot`, whose key the table does not hold, in Robin Hood order: it goes past the
@@ -150,8 +163,9 @@ struct PrimaryKeyTable<Entry> {
             travelled += 1
             if travelled > Self.spreadingThreshold, !spreadsKeys {
                 // Keys crowd together by their low bits: spread them all, and the one moving too.
+                // Spread keys collide, so the table is again at most three quarters full.
                 spreadsKeys = true
-                resize(to: slots.count)
+                resize(to: (count + 1) * 4 > slots.count * 3 ? slots.count * 2 : slots.count)
                 return place(moving)
             }
         }

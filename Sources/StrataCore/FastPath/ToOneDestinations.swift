@@ -1,11 +1,12 @@
-/// The destinations of an object's to-ones, by relationship name: a ``NameMap`` of objects whose
-/// first entry is held in place.
+/// The destinations of an object's to-ones, by relationship name, as one value: what a to-one
+/// resolver makes for a fetched row, an undo keeps and a fault clears (``ManagedObject/toOneValues``).
+/// A ``NameMap`` of objects whose first entry is held in place.
 ///
 /// Most objects have one to-one (a book's author) or none, and a map of their own would be an
-/// allocation per object loaded or inserted, and a free per object cut loose or freed. Here the
-/// first entry sits in the object itself and only later ones go to a map. Names are found as a
-/// ``NameMap`` finds them (the very same string by comparing two words, any other spelling by
-/// comparing text), and entries keep the order they were added in.
+/// allocation per row. Here the first entry sits in the value itself and only later ones go to a
+/// map. The object keeps its to-ones more compactly still (``ManagedObject/toOne(named:)``).
+/// Names are found as a ``NameMap`` finds them (the very same string by comparing two words, any
+/// other spelling by comparing text), and entries keep the order they were added in.
 struct ToOneDestinations: Sequence {
     /// The first entry's relationship name; meaningful while ``firstObject`` is not nil.
     private var firstName = ""

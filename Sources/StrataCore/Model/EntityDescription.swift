@@ -121,6 +121,29 @@ public struct EntityDescription: Sendable, Hashable {
     /// The names of the to-many relationships that are stored (not transient), in order.
     var storedToManyNames: [String] { storage.fields.storedToManyNames }
 
+    /// The names of the to-one relationships (stored and transient), in order, each once: an
+    /// object keeps its first to-one destination by its position here
+    /// (``ManagedObject/firstToOnePosition``).
+    var toOneNames: [String] { storage.fields.toOneNames }
+
+    /// The position of the to-one `name` in ``toOneNames``; nil when no to-one has that name.
+    @inline(__always)
+    func toOnePosition(of name: String) -> Int? {
+        switch storage.fields.toOneWords.lookUp(NameBits(name)) {
+        case .found(let position): position
+        case .notAName: nil
+        case .unknown: storage.fields.toOneNames.firstIndex(of: name)
+        }
+    }
+
+    /// Whether `name` is the name of the to-one at `position` of ``toOneNames``, which must be
+    /// one of its positions: at once for the very string of the model's name.
+    @inline(__always)
+    func namesToOne(_ name: String, at position: Int) -> Bool {
+        let names = storage.fields.toOneNames
+        return NameBits.same(names[position], name) || toOnePosition(of: name) == position
+    }
+
     /// Whether `name` is the name of a to-one relationship, by the words of the string: true or
     /// false for the very strings of the entity's properties, nil for any other string.
     @inline(__always)
@@ -295,6 +318,7 @@ extension EntityDescription {
         private(set) var relationshipMap: NameMap<RelationshipDescription> = [:]
         private(set) var storedToOneNames: [String] = []
         private(set) var storedToManyNames: [String] = []
+        private(set) var toOneNames: [String] = []
         private(set) var toOneWords = NameWordTable([])
         private(set) var compositeAttributes: [CompositeAttributeDescription] = []
         private(set) var compositePaths: Set<String> = []
@@ -322,7 +346,15 @@ extension EntityDescription {
             }
             storedToOneNames = relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name)
             storedToManyNames = relationships.filter { !$0.isTransient && $0.isToMany }.map(\.name)
-            toOneWords = NameWordTable(properties.map { ($0.name, $0.relationship.map { $0.isToMany ? nil : 0 } ?? nil) })
+            toOneNames = []
+            var toOnePositions: [String: Int] = [:]
+            for relationship in relationships where !relationship.isToMany && toOnePositions[relationship.name] == nil {
+                toOnePositions[relationship.name] = toOneNames.count
+                toOneNames.append(relationship.name)
+            }
+            toOneWords = NameWordTable(properties.map { property in
+                (property.name, property.relationship.flatMap { $0.isToMany ? nil : toOnePositions[$0.name] })
+            })
             let types = Dictionary(attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { _, last in last })
             attributeTypesByPosition = attributeLayout.names.compactMap { types[$0] }
             propertiesWithRules = properties.filter { property in

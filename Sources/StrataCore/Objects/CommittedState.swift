@@ -1,10 +1,11 @@
-/// The part of an object's last saved state that every loaded object has: the row's version and,
-/// once they differ from the current ones, the attribute values as saved. The rest of the saved
-/// state (the to-one destinations as saved once they change, the to-manys known as saved) is rare
-/// and kept in the object's ``RelationshipState``; the ID is the object's own.
+/// An object's last saved state, as far as the object keeps it apart from its current state:
+/// the row's version and, once they differ from the current ones, the attribute values as saved.
+/// The rest of the saved state (the to-one destinations as saved once they change, the to-manys
+/// known as saved) is kept in the object's ``RelationshipState``; the ID is the object's own.
 ///
-/// Sixteen bytes, nil included: the object is a size class smaller than with the whole snapshot's
-/// parts in it.
+/// The object does not hold this value: it keeps the version in place and the saved values in
+/// its ``RelationshipState`` (``ManagedObject/committed`` puts them together), so that a loaded,
+/// unchanged object has no room for saved values it does not have.
 struct CommittedState {
     /// The optimistic-locking version of the row as read.
     var version: Int64
@@ -18,4 +19,15 @@ struct CommittedState {
     func attributes(current: AttributeValues) -> AttributeValues {
         savedAttributes ?? current
     }
+}
+
+/// Whether an object has a last saved state (``ManagedObject/committed``), and if so whether its
+/// saved to-ones are its current to-one destinations: one byte for what were two flags.
+enum CommittedKind: UInt8 {
+    /// No saved state: an inserted object, or a fault.
+    case none
+    /// A saved state whose to-ones are the object's current destinations.
+    case toOnesCurrent
+    /// A saved state whose to-ones are kept apart (``RelationshipState/savedToOne``).
+    case toOnesSaved
 }

@@ -17,7 +17,7 @@ extension ManagedObject {
             // Read by position, without copying the attribute's description.
             return try storedAttribute(at: attribute.position, of: layout)?.swiftValue(ofType: attribute.type)
         }
-        if !isFault, !isInvalidated, let destination = toOneValues[key] {
+        if !isFault, !isInvalidated, let destination = toOne(named: key) {
             return destination
         }
         if entity.isCompositePath(key) { return try compositeValue(key) }
@@ -28,7 +28,7 @@ extension ManagedObject {
         case .attribute(let attribute):
             return try attributeValues[key].map { try $0.swiftValue(for: attribute, entity: entity.name) }
         case .relationship(let relationship):
-            guard relationship.isToMany else { return toOneValues[key] }
+            guard relationship.isToMany else { return toOne(named: key) }
             let objects = try loadedToMany(key)
             return relationship.isOrdered ? Array(objects) : Set(objects)
         case .fetchedProperty(let fetched):

@@ -47,7 +47,7 @@ extension ManagedObject {
 
     /// Sets a to-one and keeps the inverse side consistent.
     func setToOne(_ key: String, to destination: ManagedObject?) throws {
-        let old = toOneValues[key]
+        let old = toOne(named: key)
         guard old !== destination else { return }
         let inverse = inverse(of: key)
         if let old, let inverse { try old.unlink(self, from: inverse) }
@@ -78,11 +78,11 @@ extension ManagedObject {
             try modifyToMany(inverse.name, adding: source)
         } else {
             // A one-to-one or many-to-one: the previous source loses this object.
-            if let previous = toOneValues[inverse.name], previous !== source {
+            if let previous = toOne(named: inverse.name), previous !== source {
                 try previous.fulfillFault()
                 if previous.entity.relationship(named: reverseKey)?.isToMany == true {
                     try previous.modifyToMany(reverseKey, removing: self)
-                } else if previous.toOneValues[reverseKey] === self {
+                } else if previous.toOne(named: reverseKey) === self {
                     try previous.primitiveSetToOne(reverseKey, nil)
                 }
             }
@@ -95,17 +95,17 @@ extension ManagedObject {
         try fulfillFault()
         if inverse.isToMany {
             try modifyToMany(inverse.name, removing: source)
-        } else if toOneValues[inverse.name] === source {
+        } else if toOne(named: inverse.name) === source {
             try primitiveSetToOne(inverse.name, nil)
         }
     }
 
     func primitiveSetToOne(_ key: String, _ destination: ManagedObject?) throws {
         try fulfillFault()
-        guard toOneValues[key] !== destination else { return }
-        contextLink?.undoRecorder?.toOneWillChange(self, key, from: toOneValues[key])
+        guard toOne(named: key) !== destination else { return }
+        contextLink?.undoRecorder?.toOneWillChange(self, key, from: toOne(named: key))
         keepCommittedToOnes()
-        toOneValues[key] = destination
+        setToOne(destination, named: key)
         markChanged()
     }
 
@@ -149,7 +149,7 @@ extension ManagedObject {
         let ids: [ManagedObjectID]
         if let known = unresolvedToMany.removeValue(forKey: key) {
             ids = known
-        } else if committed == nil {
+        } else if !hasCommittedState {
             ids = []
         } else {
             ids = try context.relatedObjectIDs(of: self, relationship: key)
@@ -164,7 +164,7 @@ extension ManagedObject {
     func destinations(of relationship: RelationshipDescription) throws -> [ManagedObject] {
         try fulfillFault()
         if relationship.isToMany { return Array(try loadedToMany(relationship.name)) }
-        return toOneValues[relationship.name].map { [$0] } ?? []
+        return toOne(named: relationship.name).map { [$0] } ?? []
     }
 }
 
@@ -187,7 +187,7 @@ extension ManagedObject {
         }
         try fulfillFault()
         try checkMutable()
-        let old = toOneValues[key]
+        let old = toOne(named: key)
         guard old !== destination else { return true }
         for side in [old, destination].compactMap({ $0 }) {
             guard side.isFault || (side.relationshipState?.toManyValues.index(of: inverse.name) == nil

@@ -32,7 +32,7 @@ extension ManagedObject {
     func loadValues(_ snapshot: consuming ObjectSnapshot, in context: ManagedObjectContext,
                     resolvingToOnesWith toOnes: inout ToOneResolver, nextSharesThem: Bool) throws {
         // Maps that are and stay empty (a fault's, mostly) are left as they are.
-        if !snapshot.toOne.isEmpty || !toOneValues.isEmpty {
+        if !snapshot.toOne.isEmpty || hasToOnes {
             toOneValues = try toOnes.destinations(of: snapshot.toOne, in: context, nextSharesThem: nextSharesThem)
         }
         if let relationshipState {
@@ -67,7 +67,7 @@ extension ManagedObject {
     func turnIntoFault() {
         if !isFault { willTurnIntoFault() }
         attributeValues = AttributeValues()
-        toOneValues = ToOneDestinations()
+        removeToOnes()
         relationshipState = nil
         committed = nil
         isFault = true
@@ -93,7 +93,7 @@ extension ManagedObject {
                 toMany[name] = loaded.map { $0.objectID }
             } else if let known = unresolvedToMany[name] {
                 toMany[name] = current(known)
-            } else if committed == nil {
+            } else if !hasCommittedState {
                 toMany[name] = []
             }
         }
@@ -104,7 +104,7 @@ extension ManagedObject {
     func currentToOneIDs() -> NameMap<ManagedObjectID> {
         var toOne = NameMap<ManagedObjectID>()
         for name in entity.storedToOneNames {
-            if let destination = toOneValues[name] { toOne[name] = destination.objectID }
+            if let destination = self.toOne(named: name) { toOne[name] = destination.objectID }
         }
         return toOne
     }
@@ -114,14 +114,18 @@ extension ManagedObject {
     /// Every write of ``attributeValues`` calls this first.
     @inline(__always)
     func keepCommittedAttributes() {
-        guard committed != nil, committed?.savedAttributes == nil else { return }
-        committed?.savedAttributes = attributeValues
+        guard hasCommittedState else { return }
+        if let relationshipState {
+            if relationshipState.savedAttributes == nil { relationshipState.savedAttributes = attributeValues }
+        } else {
+            relationships().savedAttributes = attributeValues
+        }
     }
 
     /// Writes down the saved to-ones before one of them changes, where they were kept only as
     /// the current destinations (``committedToOneIsCurrent``).
     func keepCommittedToOnes() {
-        guard committed != nil, committedToOneIsCurrent else { return }
+        guard committedToOneIsCurrent else { return }
         relationships().savedToOne = currentToOneIDs()
         committedToOneIsCurrent = false
     }
@@ -160,10 +164,10 @@ extension ManagedObject {
                 guard let current = now.toMany[key] else { continue }
                 let previous = before.toMany[key] ?? []
                 let differs = relationship.isOrdered ? current != previous : Set(current) != Set(previous)
-                if differs, !(current.isEmpty && committed == nil) { changes[key] = try? value(forKey: key) }
+                if differs, !(current.isEmpty && !hasCommittedState) { changes[key] = try? value(forKey: key) }
             } else if now.toOne[key] != before.toOne[key] {
                 // updateValue keeps a cleared to-one as a nil entry (assigning nil would drop the key).
-                changes.updateValue(toOneValues[key], forKey: key)
+                changes.updateValue(toOne(named: key), forKey: key)
             }
         }
         return changes

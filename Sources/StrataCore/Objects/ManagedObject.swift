@@ -48,16 +48,19 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     /// Which change list of its context holds the object.
     // Unchecked: read for every value set, to tell a first change.
     @exclusivity(unchecked) var pendingChange = PendingChange.none
-    /// Whether the saved to-ones are the object's current to-one destinations, which then are
-    /// the only record of them until one changes (``keepCommittedToOnes()``): a loaded object
-    /// keeps no map of its own for them. Meaningful while ``committed`` is not nil.
+    /// Whether the object has a last saved state (``committed``) and, if so, whether its saved
+    /// to-ones are its current to-one destinations (``committedToOneIsCurrent``).
     // Unchecked: written for every object a fetch fills, read for every to-one read.
-    @exclusivity(unchecked) final var committedToOneIsCurrent = false
+    @exclusivity(unchecked) final var committedKind = CommittedKind.none
     /// Whether a merge (or a fault that found no row) told the context that the object's row is
     /// gone from its store: the object stays registered with its last values and reads as
     /// deleted (``isDeleted``), though no save of this context deleted it.
-    // Unchecked: read with ``isDeleted``; in the byte the flags above leave before `entity`.
+    // Unchecked: read with ``isDeleted``.
     @exclusivity(unchecked) final var isDeletedInStore = false
+    /// The position of ``firstToOne``'s relationship among the entity's to-ones
+    /// (`EntityDescription/toOneNames`); meaningful while ``firstToOne`` is not nil.
+    // Unchecked: read for every to-one read; in the byte the flags above leave before `entity`.
+    @exclusivity(unchecked) final var firstToOnePosition: UInt8 = 0
     /// The object's entity.
     public final let entity: EntityDescription
     /// The context the object lives in; nil once deleted and saved, after a reset, or once the
@@ -79,17 +82,77 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     /// The attribute values, in the entity's layout once the object is loaded or inserted.
     // Unchecked: read for every attribute read, written for every attribute set and fetched row.
     @exclusivity(unchecked) var attributeValues = AttributeValues()
-    /// The destinations of the to-ones that have one.
+    /// The destination of one to-one, the one at ``firstToOnePosition`` among the entity's
+    /// to-ones; the other to-ones that have a destination are in ``relationshipState``
+    /// (``ManagedObject/toOne(named:)`` reads both).
     // Unchecked: read for every to-one read, written for every fetched row that has to-ones.
-    @exclusivity(unchecked) var toOneValues = ToOneDestinations()
-    /// The version and attribute values of the last saved state the object knows; nil for an
-    /// inserted object. The saved relationships are in ``relationshipState``.
-    // Unchecked: written for every fetched row, read for every attribute set (the saved values).
-    @exclusivity(unchecked) var committed: CommittedState?
-    /// The to-manys and the saved relationships, once the object has any
+    @exclusivity(unchecked) final var firstToOne: ManagedObject?
+    /// The row version of the last saved state the object knows, while ``committedKind`` is not
+    /// `none` (``committed``).
+    // Unchecked: written for every fetched row, read for every save of the object.
+    @exclusivity(unchecked) final var committedVersion: Int64 = 0
+    /// The to-manys, the saved relationships, the to-ones after the first and the saved
+    /// attribute values once they differ from the current ones, once the object has any
     /// (``relationships()`` makes it).
     // Unchecked: read for every fetched row (``commit(_:attributesAreCurrent:)``) and to-many use.
     @exclusivity(unchecked) final var relationshipState: RelationshipState?
+
+    // An object is 88 bytes, in glibc's 96-byte block: the flags fill the bytes the ID leaves
+    // before the next word, and what most loaded objects never need is in ``relationshipState``.
+
+    /// Whether the saved to-ones are the object's current to-one destinations, which then are
+    /// the only record of them until one changes (``keepCommittedToOnes()``): a loaded object
+    /// keeps no map of its own for them. Meaningful while ``committed`` is not nil; setting it
+    /// while there is none does nothing.
+    final var committedToOneIsCurrent: Bool {
+        @inline(__always) get { committedKind == .toOnesCurrent }
+        set { if committedKind != .none { committedKind = newValue ? .toOnesCurrent : .toOnesSaved } }
+    }
+
+    /// Whether the object has a last saved state: ``committed`` is not nil.
+    final var hasCommittedState: Bool {
+        @inline(__always) get { committedKind != .none }
+    }
+
+    /// The version and attribute values of the last saved state the object knows; nil for an
+    /// inserted object. Kept as ``committedVersion`` and, once they differ from the current
+    /// ones, the saved attribute values in ``relationshipState``; the saved relationships are
+    /// there too. Setting a state where there was none leaves ``committedToOneIsCurrent`` false.
+    var committed: CommittedState? {
+        get {
+            guard committedKind != .none else { return nil }
+            return CommittedState(version: committedVersion, savedAttributes: relationshipState?.savedAttributes)
+        }
+        set {
+            guard let newValue else {
+                committedKind = .none
+                relationshipState?.savedAttributes = nil
+                return
+            }
+            if committedKind == .none { committedKind = .toOnesSaved }
+            committedVersion = newValue.version
+            if let saved = newValue.savedAttributes {
+                relationships().savedAttributes = saved
+            } else {
+                relationshipState?.savedAttributes = nil
+            }
+        }
+    }
+
+    /// The destinations of the to-ones that have one, as one value: what a snapshot, an undo
+    /// or a fault takes or sets whole. Reading or setting one to-one goes through
+    /// ``toOne(named:)`` and ``setToOne(_:named:)``, which copy nothing.
+    var toOneValues: ToOneDestinations {
+        get {
+            var destinations = ToOneDestinations()
+            if let firstToOne { destinations[entity.toOneNames[Int(firstToOnePosition)]] = firstToOne }
+            if let others = relationshipState?.otherToOnes, !others.isEmpty {
+                for (name, object) in others { destinations[name] = object }
+            }
+            return destinations
+        }
+        set { setToOnes(newValue) }
+    }
 
     /// The destinations of the to-manys loaded as objects.
     var toManyValues: NameMap<OrderedSet<ManagedObject>> {
@@ -108,7 +171,7 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     /// Whether the object holds other objects (a to-one destination or a to-many loaded as
     /// objects): only such an object can be part of a cycle of strong references.
     final var holdsObjects: Bool {
-        !toOneValues.isEmpty || relationshipState?.toManyValues.isEmpty == false
+        hasToOnes || relationshipState?.toManyValues.isEmpty == false
     }
 
     /// The object's ``relationshipState``, made if it has none yet.
@@ -132,13 +195,16 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     /// to-ones are the object's current destinations; with `attributesAreCurrent`, so are its
     /// attribute values, and the snapshot's are not kept.
     final func commit(_ snapshot: consuming ObjectSnapshot, attributesAreCurrent: Bool = false) {
-        committed = CommittedState(version: snapshot.version, savedAttributes: attributesAreCurrent ? nil : snapshot.attributes)
-        committedToOneIsCurrent = true
+        committedVersion = snapshot.version
+        committedKind = .toOnesCurrent
         if let relationshipState {
+            relationshipState.savedAttributes = attributesAreCurrent ? nil : snapshot.attributes
             relationshipState.savedToOne = NameMap()
             relationshipState.savedToMany = snapshot.toMany
-        } else if !snapshot.toMany.isEmpty {
-            relationships().savedToMany = snapshot.toMany
+        } else if !snapshot.toMany.isEmpty || !attributesAreCurrent {
+            let state = relationships()
+            if !attributesAreCurrent { state.savedAttributes = snapshot.attributes }
+            state.savedToMany = snapshot.toMany
         }
     }
 

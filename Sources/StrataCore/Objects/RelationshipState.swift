@@ -1,12 +1,14 @@
 import OrderedCollections
 
-/// The relationship state that most objects never need, kept out of the object until first used:
-/// the to-manys loaded as objects or known by ID, and the to-one and to-many destinations as last
-/// saved where they are not the current ones.
+/// The state that most objects never need, kept out of the object until first used: the
+/// to-manys loaded as objects or known by ID, the to-one destinations after the object's first,
+/// the to-one and to-many destinations as last saved where they are not the current ones, and
+/// the attribute values as last saved once they differ from the current ones.
 ///
-/// An object fetched and read holds none of it (its to-ones are its saved to-ones, and its
-/// to-manys fault on first use), and so is a box's reference smaller per map: a fetch of many
-/// objects touches a fifth less memory for them.
+/// An object fetched and read holds none of it (its one to-one is in the object, its to-ones are
+/// its saved to-ones, its values its saved values, and its to-manys fault on first use), and so
+/// is a reference smaller per map: a fetch of many objects touches less memory for them. An
+/// object that changes makes it on its first change, to keep its saved values.
 final class RelationshipState {
     // Two of the maps skip run-time exclusivity checks: they are used on the context's queue only,
     // and never while another access to the same one is open.
@@ -22,4 +24,11 @@ final class RelationshipState {
     var savedToOne: NameMap<ManagedObjectID> = NameMap()
     /// The to-many destinations known as saved.
     var savedToMany: [String: [ManagedObjectID]] = [:]
+    /// The destinations of the to-ones other than the object's ``ManagedObject/firstToOne``.
+    // Unchecked: read for every to-one read that the first to-one does not answer.
+    @exclusivity(unchecked) var otherToOnes: NameMap<ManagedObject> = NameMap()
+    /// The attribute values as saved, once they differ from the current ones
+    /// (``CommittedState/savedAttributes``).
+    // Unchecked: read for every attribute set (``ManagedObject/keepCommittedAttributes()``).
+    @exclusivity(unchecked) var savedAttributes: AttributeValues?
 }
