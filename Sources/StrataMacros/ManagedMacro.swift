@@ -127,8 +127,11 @@ extension ManagedProperty {
     var descriptionExpression: String {
         switch shape {
         case let .attribute(type, optional):
-            var text = "DeclaredProperty.attribute(\(literal(name)), \(type).self, optional: \(optional)"
-            if let initializer { text += ", defaultValue: \(initializer.trimmedDescription)" }
+            var text = "DeclaredProperty.attribute(\(literal(name)), \(PropertyShape.storedType(of: type)).self, optional: \(optional)"
+            if let initializer {
+                let value = initializer.trimmedDescription
+                text += type == PropertyShape.bytesType ? ", defaultValue: Data(\(value) as [UInt8])" : ", defaultValue: \(value)"
+            }
             let options = unlabeledArguments(of: attributeOptions)
             if !options.isEmpty { text += ", options: [\(options.map(\.trimmedDescription).joined(separator: ", "))]" }
             for label in ["minValue", "maxValue"] {

@@ -19,6 +19,15 @@ public struct ManagedPropertyMacro: AccessorMacro {
             accessors.append("init(initialValue) {}")
         }
         switch property.shape {
+        case let .attribute(type, optional) where type == PropertyShape.bytesType:
+            // Bytes are kept as `Data`; the accessors convert.
+            if optional {
+                accessors.append("get { self[typed: \(raw: key), as: Data.self].map { [UInt8]($0) } }")
+                accessors.append("set { setTyped(newValue.map { Data($0) }, forKey: \(raw: key)) }")
+            } else {
+                accessors.append("get { [UInt8](self[required: \(raw: key), as: Data.self]) }")
+                accessors.append("set { setTyped(Data(newValue), forKey: \(raw: key)) }")
+            }
         case let .attribute(type, optional), let .toOne(type, optional):
             let subscriptLabel = optional ? "typed" : "required"
             accessors.append("get { self[\(raw: subscriptLabel): \(raw: key), as: \(raw: type).self] }")

@@ -2,7 +2,8 @@ import SwiftSyntax
 
 /// What a stored property of a `@Managed` class stands for, told from its declared Swift type.
 enum PropertyShape: Equatable {
-    /// An attribute of a Swift type Strata stores (`Int16`, `String`, `Date`, …).
+    /// An attribute of a Swift type Strata stores (`Int16`, `String`, `Date`, …), or `[UInt8]`: bytes
+    /// kept in a `Binary Data` attribute.
     case attribute(type: String, optional: Bool)
     /// A to-one relationship to the class `type`.
     case toOne(type: String, optional: Bool)
@@ -14,6 +15,12 @@ enum PropertyShape: Equatable {
         "Int16", "Int32", "Int64", "Decimal", "Double", "Float", "String", "Bool", "Date", "Data", "UUID", "URL",
         "ManagedObjectID",
     ]
+
+    /// The Swift type of bytes, which an attribute keeps as `Data`.
+    static let bytesType = "[UInt8]"
+
+    /// The type an attribute of Swift type `type` is stored as: `Data` for bytes, else itself.
+    static func storedType(of type: String) -> String { type == bytesType ? "Data" : type }
 
     /// Types a reader may expect to work, with what to write instead.
     static let hints: [String: String] = [
@@ -39,10 +46,13 @@ enum PropertyShape: Equatable {
             }
             return .success(.toMany(type: element.trimmedDescription, ordered: false))
         }
+        if let element = arrayElement(base), simpleName(element) == "UInt8" {
+            return .success(.attribute(type: bytesType, optional: optional))
+        }
         if let element = arrayElement(base) {
             if optional { return unsupported("a to-many is never optional: declare it '[\(element.trimmedDescription)]'") }
             guard let name = simpleName(element), !attributeTypes.contains(name), hints[name] == nil else {
-                return unsupported(simpleName(element) == "UInt8" ? "use Data for bytes" : "an array holds the objects of an ordered to-many relationship")
+                return unsupported("an array holds the objects of an ordered to-many relationship")
             }
             return .success(.toMany(type: element.trimmedDescription, ordered: true))
         }

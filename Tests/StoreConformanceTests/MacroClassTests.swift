@@ -31,6 +31,8 @@ struct MacroClassTests {
             }
             EntityDescription("MacroStop") {
                 Attribute("place", .string, optional: false, defaultValue: .string(""))
+                Attribute("colors", .binaryData, optional: false, defaultValue: .binary(Data()))
+                Attribute("mark", .binaryData)
                 Relationship("visit", to: "Visit", inverse: "stops")
             }
         }
@@ -157,6 +159,10 @@ struct MacroClassTests {
         #expect(visit.stops.map(\.place) == ["Nantes", "Brest"])
         let stop = try MacroStop(context: context)
         stop.place = "Lyon"
+        #expect(stop.colors == [] && stop.mark == nil)
+        stop.colors = [255, 0, 128]
+        stop.mark = [7]
+        #expect(try stop.value(forKey: "colors", as: Data.self) == Data([255, 0, 128]))
         stop.visit = visit
         #expect(visit.stops.map(\.place) == ["Nantes", "Brest", "Lyon"])
         try context.save()
@@ -164,6 +170,7 @@ struct MacroClassTests {
         let saved = try reader.fetch(FetchRequest<MacroVisit>(predicate: try ObjectPredicate(format: "rating == 5")))
         #expect(saved.first?.stops.map(\.place) == ["Nantes", "Brest", "Lyon"])
         #expect(saved.first?.country?.code == "FR")
+        #expect(saved.first?.stops.last?.colors == [255, 0, 128] && saved.first?.stops.last?.mark == [7])
         // The cascade rule from @Relationship: deleting France deletes its visits.
         let savedFrance = try #require(saved.first?.country)
         try reader.delete(savedFrance)

@@ -122,6 +122,68 @@ struct ManagedMacroTests {
             """)
     }
 
+    @Test("[UInt8] is bytes in a Binary Data attribute: the accessors convert to and from Data")
+    func expandsBytes() {
+        expect(
+            """
+            @Managed final class Mood: ManagedObject {
+                var colors: [UInt8] = []
+                var mark: [UInt8]?
+            }
+            """,
+            expands:
+            """
+            final class Mood: ManagedObject {
+                var colors: [UInt8] {
+                    init(initialValue) {
+                    }
+                    get {
+                        [UInt8](self[required: "colors", as: Data.self])
+                    }
+                    set {
+                        setTyped(Data(newValue), forKey: "colors")
+                    }
+                }
+                var mark: [UInt8]? {
+                    get {
+                        self[typed: "mark", as: Data.self].map {
+                            [UInt8]($0)
+                        }
+                    }
+                    set {
+                        setTyped(newValue.map {
+                                Data($0)
+                            }, forKey: "mark")
+                    }
+                }
+
+                /// The entity this class is the class of.
+                public override class var entityName: String {
+                    "Mood"
+                }
+
+                /// The entity the class's stored properties describe (`@Managed`).
+                public static var entityDescription: EntityDescription {
+                    EntityDescription("Mood") {
+                        DeclaredProperty.attribute("colors", Data.self, optional: false, defaultValue: Data([] as [UInt8]))
+                        DeclaredProperty.attribute("mark", Data.self, optional: true)
+                    }
+                }
+
+                /// The model key of each managed property, for sorts by key path and `#Predicate`.
+                public static var modelKeyPaths: [AnyKeyPath: String] {
+                    [
+                        \\Mood.colors: "colors",
+                        \\Mood.mark: "mark",
+                    ]
+                }
+            }
+
+            extension Mood: EntityDescribing {
+            }
+            """)
+    }
+
     @Test("let, static, computed and @Transient properties are left alone; entity: names the entity")
     func leavesOthersAlone() {
         expect(
@@ -188,7 +250,6 @@ struct ManagedMacroTests {
             """
             @Managed final class Mood: ManagedObject {
                 var count: Int
-                var bytes: [UInt8]
                 var tags: Set<Tag>?
                 var table: [String: Int]
                 var guess = 3
@@ -198,7 +259,6 @@ struct ManagedMacroTests {
             """
             final class Mood: ManagedObject {
                 var count: Int
-                var bytes: [UInt8]
                 var tags: Set<Tag>?
                 var table: [String: Int]
                 var guess = 3
@@ -227,13 +287,11 @@ struct ManagedMacroTests {
             diagnostics: [
                 DiagnosticSpec(message: "@Managed property 'count' has type 'Int', which no attribute or relationship stores; use Int16, Int32 or Int64",
                                line: 2, column: 14),
-                DiagnosticSpec(message: "@Managed property 'bytes' has type '[UInt8]', which no attribute or relationship stores; use Data for bytes",
-                               line: 3, column: 14),
                 DiagnosticSpec(message: "@Managed property 'tags' has type 'Set<Tag>?', which no attribute or relationship stores; a to-many is never optional: declare it 'Set<Tag>'",
-                               line: 4, column: 13),
+                               line: 3, column: 13),
                 DiagnosticSpec(message: "@Managed property 'table' has type '[String: Int]', which no attribute or relationship stores; use a type Strata stores (Int16, Int32, Int64, Decimal, Double, Float, String, Bool, Date, Data, UUID, URL) or a ManagedObject class",
-                               line: 5, column: 14),
-                DiagnosticSpec(message: "@Managed property 'guess' needs a type annotation", line: 6, column: 5),
+                               line: 4, column: 14),
+                DiagnosticSpec(message: "@Managed property 'guess' needs a type annotation", line: 5, column: 5),
             ])
     }
 }

@@ -31,5 +31,8 @@ import Strata
 /// A stop of a visit's ordered itinerary.
 @Managed final class MacroStop: ManagedObject {
     var place: String = ""
+    /// Bytes, kept in a Binary Data attribute.
+    var colors: [UInt8] = []
+    var mark: [UInt8]?
     @Relationship(inverse: "stops") var visit: MacroVisit?
 }
