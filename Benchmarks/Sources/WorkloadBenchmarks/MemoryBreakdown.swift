@@ -2,6 +2,7 @@ import BenchmarkSupport
 import CMallocInfo
 import Foundation
 import Strata
+import SQLiteBenchmarkSupport
 
 /// Where the heap of a plain fetch of every person goes (`--million-breakdown FILE`, on a file
 /// `--million-setup strata` wrote): the C heap in use (glibc's `mallinfo2`, whole blocks) with
@@ -24,7 +25,7 @@ enum MemoryBreakdown {
     }
 
     static func run(file: URL) throws -> String {
-        let coordinator = try StrataEngine.open(file, model: try Workload.model())
+        let coordinator = try StrataSQLite.open(file, model: try Workload.model())
         let base = cmallocinfo_heap_in_use()
         var fields: [String] = []
         let faultsPerObject: Double
@@ -48,7 +49,7 @@ enum MemoryBreakdown {
         var stringBytes = 0, heapStrings = 0
         for object in objects {
             for key in ["name", "email"] {
-                let bytes = stringBlock(try StrataEngine.read(object, key, as: String.self))
+                let bytes = stringBlock(try StrataSQLite.read(object, key, as: String.self))
                 stringBytes += bytes
                 if bytes > 0 { heapStrings += 1 }
             }
@@ -74,7 +75,7 @@ extension MemoryBreakdown {
         let start = cmallocinfo_heap_in_use()
         let persons = workload.personRows(), pets = workload.petRows()
         let rows = cmallocinfo_heap_in_use()
-        let coordinator = try StrataEngine.open(file, model: model)
+        let coordinator = try StrataSQLite.open(file, model: model)
         let context = ManagedObjectContext(coordinator: coordinator)
         try StrataEngine.insert(context, persons: persons, pets: pets)
         let inserted = cmallocinfo_heap_in_use()
