@@ -127,7 +127,11 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCLITests",
-            dependencies: ["Strata", "StrataJSON", "StrataMigration", "StrataModelFiles", "StrataTestSupport", "StrataCLI", "StrataCodegen"]
+            dependencies: [
+                "Strata", "StrataJSON", "StrataMigration", "StrataModelFiles", "StrataTestSupport", "StrataCLI", "StrataCodegen",
+                // HelpTests reads the commands' configurations.
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(name: "StrataCodegenTests", dependencies: ["StrataCodegen", "StrataModelFiles"]),
         // What `@Managed` expands to, and its diagnostics.
