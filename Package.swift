@@ -73,15 +73,17 @@ let package = Package(
         // Runs `strata codegen` for every model of a target as it builds.
         .plugin(name: "StrataCodegenPlugin", capability: .buildTool(), dependencies: ["StrataCLI"],
                 path: "Plugins/StrataCodegen"),
-        // The `strata` command line tool.
-        .executableTarget(
-            name: "StrataCLI",
+        // The `strata` tool's commands, a library so that tests import it rather than the executable.
+        .target(
+            name: "StrataCommands",
             dependencies: [
                 "Strata", "StrataJSON", "StrataMigration", "StrataCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),
+        // The `strata` command line tool: runs StrataCommands.
+        .executableTarget(name: "StrataCLI", dependencies: ["StrataCommands"]),
         // A store written from StrataCore's public and store-author API alone: the core
         // protocol, no capabilities. The conformance suite runs on it too.
         .target(name: "ExampleStore", dependencies: ["StrataCore"], path: "Tests/ExampleStore"),
@@ -128,7 +130,9 @@ let package = Package(
         .testTarget(
             name: "StrataCLITests",
             dependencies: [
-                "Strata", "StrataJSON", "StrataMigration", "StrataModelFiles", "StrataTestSupport", "StrataCLI", "StrataCodegen",
+                "Strata", "StrataJSON", "StrataMigration", "StrataModelFiles", "StrataTestSupport", "StrataCodegen",
+                // The commands' own code (help, progress, temporary files), and the `strata` executable the other tests run.
+                "StrataCommands", "StrataCLI",
                 // HelpTests reads the commands' configurations.
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -1,9 +1,6 @@
-// Reads the tool's own module; left out of sanitized builds, where SwiftPM builds the tool as a
-// host tool apart and the tests cannot import it (scripts/sanitizers.sh).
-#if !STRATA_SANITIZED
 import ArgumentParser
 import Foundation
-@testable import StrataCLI
+@testable import StrataCommands
 import Testing
 
 /// `strata --help`, `help`, every command's help and `--version`: printed on standard output,
@@ -59,4 +56,3 @@ struct HelpTests {
         expectOneLineFailure(result, mentioning: ["(see 'strata help')"])
     }
 }
-#endif

@@ -1,8 +1,5 @@
-// Reads the tool's own module; left out of sanitized builds, where SwiftPM builds the tool as a
-// host tool apart and the tests cannot import it (scripts/sanitizers.sh).
-#if !STRATA_SANITIZED
 import Foundation
-@testable import StrataCLI
+@testable import StrataCommands
 import Testing
 
 /// Without `--force`, no command replaces a file that exists, even one that appears while the
@@ -101,4 +98,3 @@ struct NoSilentReplaceTests {
         #expect(try scratch.listing() == ["existing", "fresh"])
     }
 }
-#endif

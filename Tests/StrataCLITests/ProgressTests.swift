@@ -1,8 +1,5 @@
-// Reads the tool's own module; left out of sanitized builds, where SwiftPM builds the tool as a
-// host tool apart and the tests cannot import it (scripts/sanitizers.sh).
-#if !STRATA_SANITIZED
 import Foundation
-@testable import StrataCLI
+@testable import StrataCommands
 import Testing
 
 /// The progress bar: drawn only on a terminal, with counts and a rate; warnings on lines of
@@ -185,4 +182,3 @@ enum PseudoTerminal {
         return (master, String(cString: path))
     }
 }
-#endif

@@ -1,8 +1,5 @@
-// Reads the tool's own module; left out of sanitized builds, where SwiftPM builds the tool as a
-// host tool apart and the tests cannot import it (scripts/sanitizers.sh).
-#if !STRATA_SANITIZED
 import Foundation
-@testable import StrataCLI
+@testable import StrataCommands
 import Testing
 
 /// Temporary files a killed command left are removed by the next command writing the same
@@ -88,4 +85,3 @@ struct TemporaryFileTests {
         }
     }
 }
-#endif

@@ -3,7 +3,6 @@ import Foundation
 import Strata
 
 /// `strata`: inspect, convert, export, import, validate and query stores from the shell.
-@main
 struct StrataTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
