@@ -109,6 +109,18 @@ struct MacroClassTests {
                                                        expected: "unordered to-many", found: "ordered to-many")) {
             try model.check(classes: [OrderedContinent.self])
         }
+        #expect(throws: ModelClassMismatch.wrongKind(class: "CountingContinent", property: "countries", entity: "Continent",
+                                                      expected: "a relationship", found: "an attribute")) {
+            try model.check(classes: [CountingContinent.self])
+        }
+        #expect(throws: ModelClassMismatch.wrongKind(class: "LinkedCodeContinent", property: "numericISO3166Code", entity: "Continent",
+                                                      expected: "an attribute", found: "a relationship")) {
+            try model.check(classes: [LinkedCodeContinent.self])
+        }
+        #expect(throws: ModelClassMismatch.wrongDestination(class: "MoodyContinent", property: "countries", entity: "Continent",
+                                                             expected: "Country", found: "Mood")) {
+            try model.check(classes: [MoodyContinent.self])
+        }
         #expect(throws: ModelClassMismatch.missingEntity(class: "Planet", entity: "Planet")) {
             try model.check(classes: [Planet.self])
         }

@@ -31,13 +31,8 @@ extension ManagedObjectModel {
         let relationships = entity.relationshipsByName
         switch property {
         case .attribute(let declared):
-            guard let attribute = attributes[name] else {
-                if relationships[name] != nil {
-                    throw ModelClassMismatch.wrongKind(class: className, property: name, entity: entity.name,
-                                                       expected: "a relationship", found: "an attribute")
-                }
-                throw ModelClassMismatch.missingProperty(class: className, property: name, entity: entity.name)
-            }
+            let attribute = try counterpart(attributes[name], of: name, declared: "an attribute", otherKind: "a relationship",
+                                            otherKindExists: relationships[name] != nil, className: className, entity: entity)
             guard attribute.type == declared.type else {
                 throw ModelClassMismatch.wrongType(class: className, property: name, entity: entity.name,
                                                    expected: attribute.type, found: declared.type)
@@ -47,13 +42,8 @@ extension ManagedObjectModel {
                                                      modelOptional: attribute.isOptional)
             }
         case .relationship(let declared):
-            guard let relationship = relationships[name] else {
-                if attributes[name] != nil {
-                    throw ModelClassMismatch.wrongKind(class: className, property: name, entity: entity.name,
-                                                       expected: "an attribute", found: "a relationship")
-                }
-                throw ModelClassMismatch.missingProperty(class: className, property: name, entity: entity.name)
-            }
+            let relationship = try counterpart(relationships[name], of: name, declared: "a relationship", otherKind: "an attribute",
+                                               otherKindExists: attributes[name] != nil, className: className, entity: entity)
             guard relationship.destinationEntityName == declared.destinationEntityName else {
                 throw ModelClassMismatch.wrongDestination(class: className, property: name, entity: entity.name,
                                                           expected: relationship.destinationEntityName,
@@ -70,6 +60,19 @@ extension ManagedObjectModel {
         case .fetchedProperty:
             break
         }
+    }
+
+    /// The entity's property `name` of the kind the class declares (`found`); else the mismatch:
+    /// the entity has `name` as the other kind, or no property of that name.
+    private static func counterpart<Property>(
+        _ found: Property?, of name: String, declared: String, otherKind: String, otherKindExists: Bool,
+        className: String, entity: EntityDescription
+    ) throws -> Property {
+        if let found { return found }
+        if otherKindExists {
+            throw ModelClassMismatch.wrongKind(class: className, property: name, entity: entity.name, expected: otherKind, found: declared)
+        }
+        throw ModelClassMismatch.missingProperty(class: className, property: name, entity: entity.name)
     }
 
     private static func kind(of relationship: RelationshipDescription) -> String {

@@ -30,6 +30,21 @@ import Strata
     var countries: [Country]
 }
 
+/// `countries` is a relationship in the model.
+@Managed(entity: "Continent") final class CountingContinent: ManagedObject {
+    var countries: Int64 = 0
+}
+
+/// `numericISO3166Code` is an attribute in the model.
+@Managed(entity: "Continent") final class LinkedCodeContinent: ManagedObject {
+    @Relationship(inverse: "country") var numericISO3166Code: Set<Mood>
+}
+
+/// `countries` leads to `Country` in the model.
+@Managed(entity: "Continent") final class MoodyContinent: ManagedObject {
+    @Relationship(inverse: "country") var countries: Set<Mood>
+}
+
 /// The model has no `Planet`.
 @Managed(entity: "Planet") final class Planet: ManagedObject {
     var name: String?
