@@ -102,4 +102,27 @@ struct LargeSaveTests {
             if !matches { break }
         }
     }
+
+    @Test("each new object of a save is known after it by the ID it carries, in the didSave notification and the context",
+          arguments: StoreUnderTest.all)
+    func savedIDsOfNewObjects(_ store: StoreUnderTest) throws {
+        let (coordinator, _) = try store.makeCoordinator(model: model())
+        let context = ManagedObjectContext(coordinator: coordinator)
+        var objects: [ManagedObject] = []
+        for index in 0..<120 {
+            objects.append(try context.insert(index.isMultiple(of: 3) ? "Author" : "Book",
+                                              index.isMultiple(of: 3) ? ["name": "Author \(index)"] : ["title": "Book \(index)"]))
+        }
+        let temporary = objects.map(\.objectID)
+        let recorder = NotificationRecorder(context)
+        try context.save()
+
+        let saved = objects.map(\.objectID)
+        #expect(saved.allSatisfy { !$0.isTemporaryID })
+        #expect(Set(saved).count == objects.count)
+        #expect(recorder.notifications.last?.changes == ContextChanges(inserted: Set(saved)))
+        #expect(zip(saved, objects).allSatisfy { context.registeredObject(for: $0) === $1 })
+        #expect(temporary.allSatisfy { context.registeredObject(for: $0) == nil })
+        #expect(try objects.map { try context.existingObject(with: $0.objectID) }.elementsEqual(objects, by: ===))
+    }
 }

@@ -47,7 +47,9 @@ extension ManagedObjectContext {
     ///   ``FetchRequestError/resultClassMismatch(entity:expected:found:)``, or what a store throws.
     public func fetch<Result>(_ request: FetchRequest<Result>) throws -> [Result] {
         let objects = try fetchObjects(request.untyped)
-        if Result.self == ManagedObject.self, let same = objects as? [Result] { return same }
+        // Cast as a whole value: the runtime hands back the very same array for the same type,
+        // where an array-to-array cast (`objects as? [Result]`, unspecialized) copies every element.
+        if Result.self == ManagedObject.self, let same = (objects as Any) as? [Result] { return same }
         return try objects.map { try typed($0, as: Result.self) }
     }
 

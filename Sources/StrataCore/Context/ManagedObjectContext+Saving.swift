@@ -66,7 +66,10 @@ extension ManagedObjectContext {
                     committed = try push(into: parent, inserted: inserted, updated: updated, deleted: deleted)
                     insertedIDs = (listed, listed)
                 } else {
-                    (committed, insertedIDs) = try saveToStores(inserted: inserted, previousIDs: listed, updated: updated, deleted: deleted)
+                    committed = try saveToStores(inserted: inserted, previousIDs: listed, updated: updated, deleted: deleted)
+                    // The saved IDs are the ones the inserted objects' snapshots were sent with:
+                    // listed once the store's work is done, not held through it.
+                    insertedIDs = (listed, committed[..<inserted.count].map(\.objectID))
                 }
                 break
             } catch StoreError.mergeConflict(let reported) {
@@ -100,8 +103,11 @@ extension ManagedObjectContext {
             position -= 1
             let object = position < inserted.count ? inserted[position] : updated[position - inserted.count]
             if position >= inserted.count { updatedIDs.append(object.objectID) }
-            // The saved to-ones are the object's destinations, as the snapshot was made from them.
-            object.commit(snapshot)
+            // The saved to-ones are the object's destinations, as the snapshot was made from them;
+            // the saved values are its current ones when the snapshot holds the very storage of
+            // them (no transient values left out), kept once rather than written down apart.
+            let attributesAreCurrent = snapshot.attributes.sharesStorage(with: object.attributeValues)
+            object.commit(snapshot, attributesAreCurrent: attributesAreCurrent)
             object.pendingChange = .none
         }
         updatedIDs.reverse()
@@ -173,21 +179,25 @@ extension ManagedObjectContext {
     }
 
     /// Writes the changes through the coordinator; returns the new committed states of
-    /// `inserted`, then of `updated`, and the IDs the inserted objects had before.
+    /// `inserted` (whose IDs are the permanent ones), then of `updated`.
     ///
     /// Inserted objects carry their permanent IDs from here on (their snapshots and their
-    /// destinations' read them without a lookup), still registered by their previous IDs, which
-    /// the caller replaces once the save landed. When the save fails they take their previous IDs
-    /// back, and nothing in the context has changed.
+    /// destinations' read them without a lookup), still registered by their previous IDs
+    /// (`previousIDs`), which the caller replaces once the save landed. When the save fails they
+    /// take their previous IDs back, and nothing in the context has changed.
     private func saveToStores(
         inserted: [ManagedObject], previousIDs: [ManagedObjectID], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> ([ObjectSnapshot], (previous: [ManagedObjectID], saved: [ManagedObjectID])) {
-        let permanentIDs = try persistentStoreCoordinator.permanentIDs(inPlaceOf: previousIDs)
-        for (object, id) in zip(inserted, permanentIDs) { object.objectID = id }
+    ) throws -> [ObjectSnapshot] {
+        // The list of permanent IDs goes once the objects carry them: it is not held while the
+        // stores write.
         do {
-            let committed = try sendToStores(inserted: inserted, updated: updated, deleted: deleted)
-            return (committed, (previousIDs, permanentIDs))
+            let permanentIDs = try persistentStoreCoordinator.permanentIDs(inPlaceOf: previousIDs)
+            for (object, id) in zip(inserted, permanentIDs) { object.objectID = id }
+        }
+        do {
+            return try sendToStores(inserted: inserted, updated: updated, deleted: deleted)
         } catch {
+            let permanentIDs = inserted.map(\.objectID)
             for (object, id) in zip(inserted, previousIDs) { object.objectID = id }
             guard case StoreError.constraintConflict(let conflicts) = error else { throw error }
             // The save failed, so inserted objects keep their temporary IDs: name them by those.

@@ -121,6 +121,10 @@ public struct EntityDescription: Sendable, Hashable {
     /// The names of the to-many relationships that are stored (not transient), in order.
     var storedToManyNames: [String] { storage.fields.storedToManyNames }
 
+    /// Each stored to-many with no destinations: the to-manys of a new object that has loaded
+    /// none, one map shared by the snapshots of every such object (copied only if changed).
+    var emptyStoredToMany: [String: [ManagedObjectID]] { storage.fields.emptyStoredToMany }
+
     /// The names of the to-one relationships (stored and transient), in order, each once: an
     /// object keeps its first to-one destination by its position here
     /// (``ManagedObject/firstToOnePosition``).
@@ -318,6 +322,7 @@ extension EntityDescription {
         private(set) var relationshipMap: NameMap<RelationshipDescription> = [:]
         private(set) var storedToOneNames: [String] = []
         private(set) var storedToManyNames: [String] = []
+        private(set) var emptyStoredToMany: [String: [ManagedObjectID]] = [:]
         private(set) var toOneNames: [String] = []
         private(set) var toOneWords = NameWordTable([])
         private(set) var compositeAttributes: [CompositeAttributeDescription] = []
@@ -346,6 +351,7 @@ extension EntityDescription {
             }
             storedToOneNames = relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name)
             storedToManyNames = relationships.filter { !$0.isTransient && $0.isToMany }.map(\.name)
+            emptyStoredToMany = Dictionary(storedToManyNames.map { ($0, []) }, uniquingKeysWith: { first, _ in first })
             toOneNames = []
             var toOnePositions: [String: Int] = [:]
             for relationship in relationships where !relationship.isToMany && toOnePositions[relationship.name] == nil {

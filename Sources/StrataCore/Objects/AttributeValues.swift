@@ -143,6 +143,12 @@ public struct AttributeValues: Hashable, Sequence, ExpressibleByDictionaryLitera
         isLaidOut(as: layout) ? self[position: position] : self[layout.names[position]]
     }
 
+    /// Whether these values and `other` are kept in one storage (both hold none, or the same
+    /// one): the same values, found without comparing any.
+    func sharesStorage(with other: AttributeValues) -> Bool {
+        storage === other.storage
+    }
+
     /// The positions of `layout` whose values here and in `other` differ: compared where they are
     /// kept when both are kept in `layout`, found by name otherwise.
     func positionsDiffering(from other: AttributeValues, in layout: AttributeLayout) -> [Int] {

@@ -88,13 +88,19 @@ extension ManagedObject {
             for attribute in entity.attributes where attribute.isTransient { attributes[attribute.name] = nil }
         }
         var toMany: [String: [ManagedObjectID]] = [:]
-        for name in entity.storedToManyNames {
-            if let loaded = toManyValues[name] {
-                toMany[name] = loaded.map { $0.objectID }
-            } else if let known = unresolvedToMany[name] {
-                toMany[name] = current(known)
-            } else if !hasCommittedState {
-                toMany[name] = []
+        if relationshipState == nil, !hasCommittedState {
+            // A new object that has loaded no to-many and knows none: each is empty, in the one
+            // map the entity shares, not a map of its own per object (a large save holds them all).
+            toMany = entity.emptyStoredToMany
+        } else {
+            for name in entity.storedToManyNames {
+                if let loaded = toManyValues[name] {
+                    toMany[name] = loaded.map { $0.objectID }
+                } else if let known = unresolvedToMany[name] {
+                    toMany[name] = current(known)
+                } else if !hasCommittedState {
+                    toMany[name] = []
+                }
             }
         }
         return ObjectSnapshot(objectID: objectID, version: version, attributes: attributes, toOne: currentToOneIDs(), toMany: toMany)

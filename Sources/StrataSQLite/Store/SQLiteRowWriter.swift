@@ -537,7 +537,12 @@ struct WrittenRows {
     init(inserted: [ObjectSnapshot], updated: [ObjectSnapshot]) {
         self.inserted = inserted
         self.updated = updated
-        positions.reserveCapacity(inserted.count + updated.count)
+        // Room for the rows with to-ones alone, counted first: a save of many new objects of
+        // which few have a to-one holds a table its size, not the save's.
+        var withToOnes = 0
+        for index in inserted.indices where !inserted[index].toOne.isEmpty { withToOnes += 1 }
+        for index in updated.indices where !updated[index].toOne.isEmpty { withToOnes += 1 }
+        positions.reserveCapacity(withToOnes)
         for index in inserted.indices where !inserted[index].toOne.isEmpty {
             if let key = inserted[index].objectID.primaryKey { positions[key] = index }
         }
