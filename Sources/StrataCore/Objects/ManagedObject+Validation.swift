@@ -63,7 +63,10 @@ extension ManagedObject {
                     continue
                 }
                 if let stored = try storedAttribute(at: slot, of: layout) {
-                    failures += attributeFailures(stored, rules[index])
+                    // Appended only when there are some: appending even an empty list makes the
+                    // empty `failures` a list of its own, a heap block per rule checked.
+                    let found = attributeFailures(stored, rules[index])
+                    if !found.isEmpty { failures += found }
                 } else if !rules[index].isOptional {
                     failures.append(failure(rules[index].name, .missingMandatoryProperty))
                 }
@@ -71,8 +74,9 @@ extension ManagedObject {
                 failures += try modelFailures(try loadedToMany(rules[index].name).map { $0 }, forKey: rules[index].name)
             case .toOne:
                 guard !rules[index].isOptional else { continue }
-                // A loaded object's to-one is read where it is kept; others as a key's value.
-                let isSet = !isFault && !isInvalidated ? toOneValues[rules[index].name] != nil
+                // A loaded object's to-one is read where it is kept (no map of every to-one
+                // built); others as a key's value.
+                let isSet = !isFault && !isInvalidated ? toOne(named: rules[index].name) != nil
                     : try value(forKey: rules[index].name) != nil
                 if !isSet { failures.append(failure(rules[index].name, .missingMandatoryProperty)) }
             }

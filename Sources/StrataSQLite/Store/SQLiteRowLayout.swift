@@ -91,6 +91,23 @@ final class SQLiteRowLayout {
         }
     }
 
+    /// What fills a position of a row: one of ``attributes``, one of ``toOnes`` (by index), or
+    /// nothing the entity writes (NULL).
+    enum Filling {
+        case attribute(Int)
+        case toOne(Int)
+        case nothing
+    }
+
+    /// What fills each position of a row, by position: an update binds each column's value from
+    /// a snapshot without a row of values built first.
+    private let fillings: [Filling]
+
+    /// What fills `position` of a row.
+    func filling(_ position: Int) -> Filling {
+        position < fillings.count ? fillings[position] : .nothing
+    }
+
     /// The update of every column a save writes: all but the order columns, which belong to the
     /// to-many side, and the derived ones, which belong to the store.
     let wholeRowUpdate: RowUpdate
@@ -138,6 +155,10 @@ final class SQLiteRowLayout {
                          position: position)
         }
         width = table.columns.count + Self.firstColumn
+        var fillings = [Filling](repeating: .nothing, count: width)
+        for (index, attribute) in attributes.enumerated() where attribute.position < width { fillings[attribute.position] = .attribute(index) }
+        for (index, toOne) in toOnes.enumerated() where toOne.position < width { fillings[toOne.position] = .toOne(index) }
+        self.fillings = fillings
         let filled = Set(attributes.map(\.position)).union(toOnes.map(\.position))
         unfilledPositions = (Self.firstColumn..<width).filter { !filled.contains($0) }
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)

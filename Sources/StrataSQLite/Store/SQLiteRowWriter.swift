@@ -157,13 +157,32 @@ struct SQLiteRowWriter {
         // list, even by index, was copied whole (its ID, values and maps retained and released).
         try request.inserted.withUnsafeBufferPointer { try insertRows($0) }
         try raisePrimaryKeyCounters(for: request.inserted)
+        // Saves list objects in runs of one entity, and the objects of a run mostly change the
+        // same properties: the entity's layout and the update statement are looked up again only
+        // when the entity or the changed names differ from the row before.
+        var run: (entityName: String, layout: SQLiteRowLayout, cleared: Bool)?
+        var lastUpdate: (layout: SQLiteRowLayout, changed: [String]?, update: SQLiteRowLayout.RowUpdate)?
         for index in request.updated.indices {
-            let snapshot = request.updated[index]
-            // A row whose constrained columns were cleared above is written whole, so that they
-            // get their values back even when they did not change.
-            let cleared = !(constrained[try table(snapshot.objectID).name] ?? []).isEmpty
-            try update(snapshot, version: snapshot.version &+ 1,
-                       changed: cleared ? nil : request.changedProperties(ofUpdated: index))
+                let snapshot = request.updated[index]
+                let id = snapshot.objectID
+                let current: (entityName: String, layout: SQLiteRowLayout, cleared: Bool)
+                if let run, run.entityName == id.entityName {
+                    current = run
+                } else {
+                    // A row whose constrained columns were cleared above is written whole, so that
+                    // they get their values back even when they did not change.
+                    current = (id.entityName, try layout(id), !(constrained[try table(id).name] ?? []).isEmpty)
+                    run = current
+                }
+                let changed = current.cleared ? nil : request.changedProperties(ofUpdated: index)
+                let update: SQLiteRowLayout.RowUpdate
+                if let lastUpdate, lastUpdate.layout === current.layout, lastUpdate.changed == changed {
+                    update = lastUpdate.update
+                } else {
+                    update = changed.map { current.layout.update(changing: $0) } ?? current.layout.wholeRowUpdate
+                    lastUpdate = (current.layout, changed, update)
+                }
+                try self.update(snapshot, version: snapshot.version &+ 1, with: update, current.layout)
         }
         // The rows this save wrote whole, by primary key: a foreign key one of them already holds
         // is not written again from the inverse to-many.
@@ -174,25 +193,6 @@ struct SQLiteRowWriter {
             }
         }
         try deleteRows(request.deleted.map(\.objectID))
-    }
-
-    /// The values of a snapshot's row, in the order of `layout`: `Z_PK, Z_ENT, Z_OPT` and every
-    /// column (NULL for columns of other entities of the tree, and for order columns, set by the
-    /// to-many side).
-    private func rowValues(_ snapshot: ObjectSnapshot, _ layout: SQLiteRowLayout) throws -> [SQLiteValue] {
-        var values = [SQLiteValue](repeating: .null, count: layout.width)
-        values[0] = .integer(try key(snapshot.objectID))
-        values[1] = .integer(layout.code)
-        values[2] = .integer(snapshot.version)
-        for attribute in layout.attributes {
-            if let value = snapshot.attributes.value(at: attribute.slot, of: layout.attributeLayout) {
-                values[attribute.position] = SQLiteValueCoding.encode(value)
-            }
-        }
-        for toOne in layout.toOnes {
-            if let destination = snapshot.toOne[toOne.name] { values[toOne.position] = .integer(try key(destination)) }
-        }
-        return values
     }
 
     /// The columns of `table` that some uniqueness constraint covers.
@@ -298,7 +298,8 @@ struct SQLiteRowWriter {
 
     /// Inserts the rows of `rows` at `members`, all of `layout`'s entity, with one statement: one
     /// row, or ``SQLiteRowLayout/rowsPerInsert`` of them. Each value is bound straight to the
-    /// prepared insert (the values of ``rowValues(_:_:)``, without an array of them per row).
+    /// prepared insert (`Z_PK, Z_ENT, Z_OPT` and every column in the order of `layout`, without an
+    /// array of them per row).
     private func insertInOneStatement<Members: RandomAccessCollection<Int>>(
         _ rows: UnsafeBufferPointer<ObjectSnapshot>, _ members: Members, _ layout: SQLiteRowLayout
     ) throws where Members.Index == Int, Members.SubSequence == Members {
@@ -378,20 +379,43 @@ struct SQLiteRowWriter {
         try statement.runBound()
     }
 
-    /// Writes `snapshot`'s row with the optimistic-locking version `version`.
-    /// Writes `snapshot`'s row with the optimistic-locking version `version`: the columns of the
-    /// properties `changed` names when it names them (the row holds the version the saver read,
-    /// or the save failed as a merge conflict, so the other columns hold their values already),
-    /// else every column. A column left alone leaves the indexes on it alone too.
-    private func update(_ snapshot: ObjectSnapshot, version: Int64, changed: [String]?) throws {
-        let layout = try layout(snapshot.objectID)
-        let row = try rowValues(snapshot, layout)
-        let update = changed.map { layout.update(changing: $0) } ?? layout.wholeRowUpdate
-        let values: [SQLiteValue] = [.integer(version)] + update.positions.map { row[$0] } + [row[0]]
+    /// Writes `snapshot`'s row with the optimistic-locking version `version` by `update`: the
+    /// columns of the properties the save changed (the row holds the version the saver read, or
+    /// the save failed as a merge conflict, so the other columns hold their values already), or
+    /// every column. A column left alone leaves the indexes on it alone too. Each value is bound
+    /// from the snapshot as it is read: no row of values is built.
+    private func update(_ snapshot: ObjectSnapshot, version: Int64, with update: SQLiteRowLayout.RowUpdate,
+                        _ layout: SQLiteRowLayout) throws {
         let statement = try update.statement ?? connection.statement(update.sql)
         update.statement = statement
-        try writingRow(of: snapshot) { try statement.run(values) }
+        try writingRow(of: snapshot) {
+            // Every parameter is bound below: none keeps the last row's value.
+            statement.reset()
+            try statement.bind(.integer(version), at: 0)
+            for (place, position) in update.positions.enumerated() {
+                try statement.bind(try columnValue(of: snapshot, at: position, layout), at: place + 1)
+            }
+            try statement.bind(.integer(try key(snapshot.objectID)), at: update.positions.count + 1)
+            try statement.runBound()
+        }
         guard connection.changes == 1 else { throw StoreError.missingObject(snapshot.objectID) }
+    }
+
+    /// The value of `snapshot`'s row at `position` of `layout`, in the order of `layout`: `Z_PK, Z_ENT, Z_OPT` and every
+    /// column (NULL for columns of other entities of the tree, and for order columns, set by the
+    /// to-many side).
+    private func columnValue(of snapshot: ObjectSnapshot, at position: Int, _ layout: SQLiteRowLayout) throws -> SQLiteValue {
+        switch layout.filling(position) {
+        case .attribute(let index):
+            let attribute = layout.attributes[index]
+            guard let value = snapshot.attributes.value(at: attribute.slot, of: layout.attributeLayout) else { return .null }
+            return SQLiteValueCoding.encode(value)
+        case .toOne(let index):
+            guard let destination = snapshot.toOne[layout.toOnes[index].name] else { return .null }
+            return .integer(try key(destination))
+        case .nothing:
+            return .null
+        }
     }
 
     /// Writes the to-manys a snapshot carries (absent ones are unchanged). A destination whose
