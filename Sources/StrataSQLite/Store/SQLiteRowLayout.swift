@@ -75,8 +75,10 @@ final class SQLiteRowLayout {
     /// (which it would write to a temporary file) to take the statement back; the save that
     /// fails goes back whole with its transaction.
     let insertRowsSQL: String
-    /// An `UPDATE <table> SET Z_OPT = ?, <columns> = ? WHERE Z_PK = ?` of some columns, and the
-    /// statement prepared for it once a row was first updated so.
+    /// An `UPDATE <table> SET Z_OPT = ?, <columns> = ? WHERE Z_PK = ? AND Z_OPT = ? AND Z_ENT = ?`
+    /// of some columns, and the statement prepared for it once a row was first updated so: a row
+    /// whose version or entity is not the one the saver read is left alone (no change counted),
+    /// which is how the writer finds a conflict without reading every version first.
     final class RowUpdate {
         /// The SQL.
         let sql: String
@@ -86,7 +88,8 @@ final class SQLiteRowLayout {
         var statement: SQLiteStatement?
 
         init(table: String, columns: [(name: String, position: Int)]) {
-            sql = "UPDATE \(table) SET " + (["Z_OPT = ?"] + columns.map { "\($0.name) = ?" }).joined(separator: ", ") + " WHERE Z_PK = ?"
+            sql = "UPDATE \(table) SET " + (["Z_OPT = ?"] + columns.map { "\($0.name) = ?" }).joined(separator: ", ")
+                + " WHERE Z_PK = ? AND Z_OPT = ? AND Z_ENT = ?"
             positions = columns.map(\.position)
         }
     }
