@@ -96,6 +96,14 @@ extension ManagedObject {
         }
     }
 
+    /// The number of characters in `text`, as `text.count` gives it: in ASCII text every byte
+    /// is one character but for a CR before an LF (the two are one), so text of ASCII without a
+    /// CR is measured by its bytes, a scan of them rather than a walk from character to character.
+    static func characterCount(_ text: String) -> Int {
+        let utf8 = text.utf8
+        return utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? utf8.count : text.count
+    }
+
     private func failure(_ key: String?, _ reason: ValidationFailure.Reason) -> ValidationFailure {
         ValidationFailure(objectID: objectID, entityName: entity.name, key: key, reason: reason)
     }
@@ -135,7 +143,7 @@ extension ManagedObject {
         let measure: Double?
         let isLength: Bool
         switch value {
-        case .string(let s): measure = Double(s.count); isLength = true
+        case .string(let s): measure = Double(Self.characterCount(s)); isLength = true
         case .binary(let d) where attribute.isBinaryData:
             measure = Double(d.count); isLength = true
         case .date(let d): measure = d.timeIntervalSinceReferenceDate; isLength = false

@@ -225,9 +225,25 @@ struct SQLiteRowWriter {
         // The rows this save wrote whole, by primary key: a foreign key one of them already holds
         // is not written again from the inverse to-many.
         let written = WrittenRows(inserted: request.inserted, updated: request.updated)
+        // The entity's to-many storages, looked up when the entity changes. A row whose to-manys
+        // are all empty writes nothing unless one of them is a join table (whose rows an empty
+        // list removes): it is passed over without a name hashed.
+        var storageRun: (entityName: String, storages: [String: SQLiteSchema.ToManyStorage], joins: Bool)?
         for list in [request.inserted, request.updated] {
             try list.withUnsafeBufferPointer { rows in
-                for index in rows.indices where !rows[index].toMany.isEmpty { try writeToMany(rows[index], written: written) }
+                for index in rows.indices where !rows[index].toMany.isEmpty {
+                    let entityName = rows[index].objectID.entityName
+                    let current: (entityName: String, storages: [String: SQLiteSchema.ToManyStorage], joins: Bool)
+                    if let storageRun, storageRun.entityName == entityName {
+                        current = storageRun
+                    } else {
+                        let storages = schema.toMany[entityName] ?? [:]
+                        current = (entityName, storages, storages.values.contains { if case .joinTable = $0 { true } else { false } })
+                        storageRun = current
+                    }
+                    guard current.joins || rows[index].toMany.values.contains(where: { !$0.isEmpty }) else { continue }
+                    try writeToMany(rows[index], storages: current.storages, written: written)
+                }
             }
         }
         try deleteRows(request.deleted.map(\.objectID))
@@ -463,10 +479,13 @@ struct SQLiteRowWriter {
     /// Writes the to-manys a snapshot carries (absent ones are unchanged). A destination whose
     /// row this save wrote whole (`written`: their to-ones, by ID) with the owner in the inverse
     /// to-one already holds the foreign key.
-    private func writeToMany(_ snapshot: borrowing ObjectSnapshot, written: WrittenRows = WrittenRows()) throws {
+    private func writeToMany(_ snapshot: borrowing ObjectSnapshot, storages: [String: SQLiteSchema.ToManyStorage]? = nil,
+                             written: WrittenRows = WrittenRows()) throws {
         let owner = try key(snapshot.objectID)
+        // The entity's storages, as the caller looked them up or looked up here.
+        let storages = storages ?? schema.toMany[snapshot.objectID.entityName] ?? [:]
         for (name, destinations) in snapshot.toMany {
-            guard let storage = schema.toMany[snapshot.objectID.entityName]?[name] else { continue }
+            guard let storage = storages[name] else { continue }
             switch storage {
             case let .inverseForeignKey(table, column, orderColumn, inverse):
                 for index in destinations.indices {
