@@ -133,4 +133,59 @@ struct OptimisticLockingTests {
         #expect(try checker.count("Student") == 1_199)
         #expect(try checker.fetch(sortedRequest("Student", by: "id")).allSatisfy { try $0.value(forKey: "age") as? Int16 == 18 })
     }
+
+    @Test("A save of many changed objects, none deleted, reports exactly those changed or deleted elsewhere and lands nothing",
+          arguments: StoreUnderTest.all)
+    func manyUpdatesFewConflicts(store: StoreUnderTest) throws {
+        let setup = try store.makeContext(model: SampleModels.student())
+        for number in 1...1_200 { try setup.insert("Student", ["id": number, "name": "S\(number)", "age": 18]) }
+        try setup.save()
+
+        let mine = setup.freshContext()
+        let students = try mine.fetch(sortedRequest("Student", by: "id"))
+        let other = setup.freshContext()
+        let elsewhere = try other.fetch(sortedRequest("Student", by: "id"))
+        for index in [0, 599, 1_199] { try elsewhere[index].setValue("Changed", forKey: "name") }
+        try other.delete(elsewhere[700])
+        try other.save()
+
+        for student in students { try student.setValue(19, forKey: "age") }
+        let error = try #require(throws: StoreError.self) { try mine.save() }
+        guard case .mergeConflict(let conflicts) = error else {
+            Issue.record("expected a merge conflict, got \(error)")
+            return
+        }
+        // Each with the version the store holds (0: the row is gone).
+        let versions = Dictionary(uniqueKeysWithValues: conflicts.map { ($0.objectID, $0.newVersion) })
+        #expect(versions == Dictionary(uniqueKeysWithValues: [(0, 2), (599, 2), (700, 0), (1_199, 2)].map { (students[$0].objectID, Int64($1)) }))
+        let first = conflicts.first { $0.objectID == students[0].objectID }
+        #expect(first?.persistedSnapshot?.attributes["name"] == .string("Changed"))
+        #expect(first?.objectSnapshot?.attributes["age"] == .integer(18))
+        let checker = setup.freshContext()
+        #expect(try checker.count("Student") == 1_199)
+        #expect(try checker.fetch(sortedRequest("Student", by: "id")).allSatisfy { try $0.value(forKey: "age") as? Int16 == 18 })
+    }
+
+    @Test("A save that changes objects changed elsewhere and breaks a uniqueness constraint fails as a merge conflict",
+          arguments: StoreUnderTest.all)
+    func mergeConflictBeforeConstraintConflict(store: StoreUnderTest) throws {
+        let (context, _) = try ConstraintConflictTests.seeded(store)
+        let books = try context.fetch(FetchRequest(entityName: "Book"))
+        let other = context.freshContext()
+        for book in try other.fetch(FetchRequest(entityName: "Book")) { try book.setValue("Elsewhere", forKey: "title") }
+        try other.save()
+
+        for book in books { try book.setValue("Here", forKey: "title") }
+        _ = try ConstraintConflictTests.insertNewAnn(context)
+        let error = try #require(throws: StoreError.self) { try context.save() }
+        guard case .mergeConflict(let conflicts) = error else {
+            Issue.record("expected a merge conflict, got \(error)")
+            return
+        }
+        #expect(conflicts.map(\.objectID) == books.map(\.objectID))
+        #expect(conflicts.map(\.newVersion) == [2])
+        let checker = context.freshContext()
+        #expect(try checker.fetch(FetchRequest(entityName: "Book")).map { try $0.value(forKey: "title") as? String } == ["Elsewhere"])
+        #expect(try checker.count(for: FetchRequest(entityName: "Author")) == 1)
+    }
 }

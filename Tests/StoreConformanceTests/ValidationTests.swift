@@ -90,4 +90,27 @@ struct ValidationTests {
         #expect(try stored.value(forKey: "code") == nil)
         #expect(team.isUpdated)
     }
+
+    @Test("A length rule counts characters: a CR LF is one, a combining mark joins its letter, a lone CR is one",
+          arguments: StoreUnderTest.all)
+    func lengthCountsCharacters(store: StoreUnderTest) throws {
+        let context = try store.makeContext(model: SampleModels.validation())
+        // Ten characters each (the most a team's name may have), in more bytes than ten.
+        let fitting = ["a\r\nbcdefghi", String(repeating: "\r\n", count: 10), String(repeating: "é", count: 10),
+                       String(repeating: "e\u{301}", count: 10), "abcdefghij"]
+        // Eleven characters each.
+        let tooLong = ["abcdefghijk", String(repeating: "\r", count: 11), "a\n\rbcdefghi", String(repeating: "é", count: 11)]
+        var teams: [ManagedObject] = []
+        for name in fitting + tooLong {
+            let players = try (0..<2).map { _ in try context.insert("Player", ["name": "P"]) }
+            teams.append(try context.insert("Team", ["name": name, "code": "ABC", "size": 5, "players": players]))
+        }
+        let error = try #require(throws: ValidationError.self) { try context.save() }
+        let failing = teams[fitting.count...].map(\.objectID)
+        #expect(Set(error.failures.map(\.objectID)) == Set(failing))
+        #expect(error.failures.allSatisfy { $0.key == "name" && $0.reason == .tooLong(maximumLength: 10) })
+        for team in teams[fitting.count...] { try context.delete(team) }
+        try context.save()
+        #expect(try context.freshContext().count(for: FetchRequest(entityName: "Team")) == fitting.count)
+    }
 }

@@ -70,7 +70,7 @@ enum StrataEngine {
         do {
             let coordinator = try StrataSQLite.open(file, model: model)
             let context = ManagedObjectContext(coordinator: coordinator)
-            let ((), seconds) = try timed {
+            let ((), seconds) = try PerfControl.timed(.insert) {
                 try insert(context, persons: persons, pets: pets)
                 try context.save()
             }
@@ -83,7 +83,7 @@ enum StrataEngine {
         if phases.contains(.binary) { try record.repeated(.binary, times: repeats) { try range(.standard, coordinator) } }
         if phases.contains(.localized) { try record.repeated(.localized, times: repeats) { try range(.localized(Workload.locale), coordinator) } }
         if phases.isDisjoint(with: [.update, .countUpdate, .delete, .countDelete]) { return record }
-        let (updated, updateSeconds) = try timed {
+        let (updated, updateSeconds) = try PerfControl.timed(.update) {
             let context = ManagedObjectContext(coordinator: coordinator)
             var request = FetchRequest(entityName: "Person")
             request.predicate = try ObjectPredicate(format: "age < %@", Workload.updatedBelow)
@@ -99,7 +99,7 @@ enum StrataEngine {
         record.record(.update, seconds: updateSeconds, rows: updated)
         let (afterUpdate, countSeconds) = try timed { try count(coordinator, ["Person"]) }
         record.record(.countUpdate, seconds: countSeconds, rows: afterUpdate)
-        let (deleted, deleteSeconds) = try timed {
+        let (deleted, deleteSeconds) = try PerfControl.timed(.delete) {
             let context = ManagedObjectContext(coordinator: coordinator)
             var request = FetchRequest(entityName: "Person")
             request.predicate = try ObjectPredicate(format: "age >= %@", Workload.deletedFrom)

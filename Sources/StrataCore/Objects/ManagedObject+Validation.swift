@@ -63,7 +63,10 @@ extension ManagedObject {
                     continue
                 }
                 if let stored = try storedAttribute(at: slot, of: layout) {
-                    failures += attributeFailures(stored, rules[index])
+                    // Appended only when there are some: appending even an empty list makes the
+                    // empty `failures` a list of its own, a heap block per rule checked.
+                    let found = attributeFailures(stored, rules[index])
+                    if !found.isEmpty { failures += found }
                 } else if !rules[index].isOptional {
                     failures.append(failure(rules[index].name, .missingMandatoryProperty))
                 }
@@ -71,8 +74,9 @@ extension ManagedObject {
                 failures += try modelFailures(try loadedToMany(rules[index].name).map { $0 }, forKey: rules[index].name)
             case .toOne:
                 guard !rules[index].isOptional else { continue }
-                // A loaded object's to-one is read where it is kept; others as a key's value.
-                let isSet = !isFault && !isInvalidated ? toOneValues[rules[index].name] != nil
+                // A loaded object's to-one is read where it is kept (no map of every to-one
+                // built); others as a key's value.
+                let isSet = !isFault && !isInvalidated ? toOne(named: rules[index].name) != nil
                     : try value(forKey: rules[index].name) != nil
                 if !isSet { failures.append(failure(rules[index].name, .missingMandatoryProperty)) }
             }
@@ -90,6 +94,14 @@ extension ManagedObject {
         case .boolean(let v): v ? 1 : 0
         default: nil
         }
+    }
+
+    /// The number of characters in `text`, as `text.count` gives it: in ASCII text every byte
+    /// is one character but for a CR before an LF (the two are one), so text of ASCII without a
+    /// CR is measured by its bytes, a scan of them rather than a walk from character to character.
+    static func characterCount(_ text: String) -> Int {
+        let utf8 = text.utf8
+        return utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? utf8.count : text.count
     }
 
     private func failure(_ key: String?, _ reason: ValidationFailure.Reason) -> ValidationFailure {
@@ -131,7 +143,7 @@ extension ManagedObject {
         let measure: Double?
         let isLength: Bool
         switch value {
-        case .string(let s): measure = Double(s.count); isLength = true
+        case .string(let s): measure = Double(Self.characterCount(s)); isLength = true
         case .binary(let d) where attribute.isBinaryData:
             measure = Double(d.count); isLength = true
         case .date(let d): measure = d.timeIntervalSinceReferenceDate; isLength = false

@@ -75,8 +75,10 @@ final class SQLiteRowLayout {
     /// (which it would write to a temporary file) to take the statement back; the save that
     /// fails goes back whole with its transaction.
     let insertRowsSQL: String
-    /// An `UPDATE <table> SET Z_OPT = ?, <columns> = ? WHERE Z_PK = ?` of some columns, and the
-    /// statement prepared for it once a row was first updated so.
+    /// An `UPDATE <table> SET Z_OPT = ?, <columns> = ? WHERE Z_PK = ? AND Z_OPT = ? AND Z_ENT = ?`
+    /// of some columns, and the statement prepared for it once a row was first updated so: a row
+    /// whose version or entity is not the one the saver read is left alone (no change counted),
+    /// which is how the writer finds a conflict without reading every version first.
     final class RowUpdate {
         /// The SQL.
         let sql: String
@@ -86,9 +88,27 @@ final class SQLiteRowLayout {
         var statement: SQLiteStatement?
 
         init(table: String, columns: [(name: String, position: Int)]) {
-            sql = "UPDATE \(table) SET " + (["Z_OPT = ?"] + columns.map { "\($0.name) = ?" }).joined(separator: ", ") + " WHERE Z_PK = ?"
+            sql = "UPDATE \(table) SET " + (["Z_OPT = ?"] + columns.map { "\($0.name) = ?" }).joined(separator: ", ")
+                + " WHERE Z_PK = ? AND Z_OPT = ? AND Z_ENT = ?"
             positions = columns.map(\.position)
         }
+    }
+
+    /// What fills a position of a row: one of ``attributes``, one of ``toOnes`` (by index), or
+    /// nothing the entity writes (NULL).
+    enum Filling {
+        case attribute(Int)
+        case toOne(Int)
+        case nothing
+    }
+
+    /// What fills each position of a row, by position: an update binds each column's value from
+    /// a snapshot without a row of values built first.
+    private let fillings: [Filling]
+
+    /// What fills `position` of a row.
+    func filling(_ position: Int) -> Filling {
+        position < fillings.count ? fillings[position] : .nothing
     }
 
     /// The update of every column a save writes: all but the order columns, which belong to the
@@ -138,6 +158,10 @@ final class SQLiteRowLayout {
                          position: position)
         }
         width = table.columns.count + Self.firstColumn
+        var fillings = [Filling](repeating: .nothing, count: width)
+        for (index, attribute) in attributes.enumerated() where attribute.position < width { fillings[attribute.position] = .attribute(index) }
+        for (index, toOne) in toOnes.enumerated() where toOne.position < width { fillings[toOne.position] = .toOne(index) }
+        self.fillings = fillings
         let filled = Set(attributes.map(\.position)).union(toOnes.map(\.position))
         unfilledPositions = (Self.firstColumn..<width).filter { !filled.contains($0) }
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)

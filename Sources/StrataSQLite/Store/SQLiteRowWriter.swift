@@ -99,100 +99,154 @@ struct SQLiteRowWriter {
     }
 
     /// Applies a save: refuses it whole with a merge conflict when any updated or deleted row's
-    /// `Z_OPT` moved on since it was read.
+    /// `Z_OPT` moved on since it was read, every such row listed (updated ones first, in their
+    /// order).
+    ///
+    /// Deleted rows' versions are read first. Updated rows' versions are checked by their
+    /// `UPDATE … WHERE Z_PK = ? AND Z_OPT = ? AND Z_ENT = ?` itself: a row it leaves alone is a
+    /// conflict, looked up after the fact, and the save's transaction goes back whole. They are
+    /// read first instead when a deleted row is in conflict already, or when the save clears
+    /// constrained columns (which would change a conflicting row before it is found).
     func apply(_ request: StoreSaveRequest) throws {
-        var conflicts: [MergeConflict] = []
         let reader = SQLiteRowReader(connection: connection, schema: schema, storeIdentifier: storeIdentifier, layouts: layouts)
-        let versions = try storedVersions(request.updated.map(\.objectID) + request.deleted.map(\.objectID))
-        for (index, snapshot) in request.updated.enumerated() {
-            let current = versions[index]
-            if current != snapshot.version {
-                conflicts.append(MergeConflict(objectID: snapshot.objectID, oldVersion: snapshot.version, newVersion: current ?? 0,
-                                               persistedSnapshot: try reader.snapshot(for: snapshot.objectID)))
-            }
+        let deletedVersions = try storedVersions(request.deleted.map(\.objectID))
+        var deletedConflicts: [MergeConflict] = []
+        for (index, deletion) in request.deleted.enumerated() where deletedVersions[index] != deletion.version {
+            deletedConflicts.append(MergeConflict(objectID: deletion.objectID, oldVersion: deletion.version, newVersion: deletedVersions[index] ?? 0,
+                                                  persistedSnapshot: try reader.snapshot(for: deletion.objectID)))
         }
-        for (index, deletion) in request.deleted.enumerated() {
-            let current = versions[request.updated.count + index]
-            if current != deletion.version {
-                conflicts.append(MergeConflict(objectID: deletion.objectID, oldVersion: deletion.version, newVersion: current ?? 0,
-                                               persistedSnapshot: try reader.snapshot(for: deletion.objectID)))
-            }
+        let constrained = try constrainedColumns(clearedBy: request)
+        if !deletedConflicts.isEmpty || constrained.values.contains(where: { !$0.isEmpty }) {
+            let conflicts = try updatedConflicts(request, among: Array(request.updated.indices), reader) + deletedConflicts
+            guard conflicts.isEmpty else { throw StoreError.mergeConflict(conflicts) }
         }
-        guard conflicts.isEmpty else { throw StoreError.mergeConflict(conflicts) }
+        // The updated rows (by index) whose UPDATE changed nothing, and how many were reached.
+        var missed: [Int] = []
+        var reached = 0
         do {
-            try write(request)
-        } catch StoreError.constraintConflict(let first) {
+            try write(request, constrained: constrained, missed: &missed, reached: &reached)
+        } catch {
+            // The rows not reached yet keep the versions they had: a conflict among them, or
+            // among the rows missed, is reported rather than what stopped the write.
+            let conflicts = try updatedConflicts(request, among: missed + Array(reached..<request.updated.count), reader)
+            guard conflicts.isEmpty else { throw StoreError.mergeConflict(conflicts) }
+            guard case StoreError.constraintConflict(let first) = error else { throw error }
             // SQLite stops at the first row it refuses: every conflict of the save is looked up
             // at once, so that a merge policy resolves them all before the save tries again.
             let all = try SQLiteConstraintCheck(connection: connection, schema: schema, storeIdentifier: storeIdentifier)
                 .conflicts(of: request)
             throw StoreError.constraintConflict(all.isEmpty ? first : all)
         }
+        if !missed.isEmpty {
+            let conflicts = try updatedConflicts(request, among: missed, reader)
+            // A row missed whose version and entity are as read cannot be: named as missing.
+            guard !conflicts.isEmpty else { throw StoreError.missingObject(request.updated[missed[0]].objectID) }
+            throw StoreError.mergeConflict(conflicts)
+        }
     }
 
-    /// Writes the rows of a save whose versions were checked.
-    private func write(_ request: StoreSaveRequest) throws {
+    /// The merge conflicts of the updated rows at `indices` (in their order): each whose stored
+    /// `Z_OPT` is not the version read, or which has no row of its entity.
+    private func updatedConflicts(_ request: StoreSaveRequest, among indices: [Int], _ reader: SQLiteRowReader) throws -> [MergeConflict] {
+        guard !indices.isEmpty else { return [] }
+        let sorted = indices.sorted()
+        let versions = try storedVersions(sorted.map { request.updated[$0].objectID })
+        var conflicts: [MergeConflict] = []
+        for (place, index) in sorted.enumerated() where versions[place] != request.updated[index].version {
+            let snapshot = request.updated[index]
+            conflicts.append(MergeConflict(objectID: snapshot.objectID, oldVersion: snapshot.version, newVersion: versions[place] ?? 0,
+                                           persistedSnapshot: try reader.snapshot(for: snapshot.objectID)))
+        }
+        return conflicts
+    }
+
+    /// The constrained columns of the tables of the rows `request` updates or deletes, by table
+    /// name (empty for a table without any): the columns the write clears first.
+    private func constrainedColumns(clearedBy request: StoreSaveRequest) throws -> [String: [String]] {
+        var constrained: [String: [String]] = [:]
+        // Saves list objects in runs of one entity: the table is looked up when the entity changes.
+        var lastEntity: String?
+        for id in request.updated.lazy.map(\.objectID) + request.deleted.lazy.map(\.objectID) {
+            if let lastEntity, lastEntity == id.entityName { continue }
+            lastEntity = id.entityName
+            let table = try table(id)
+            if constrained[table.name] == nil { constrained[table.name] = constrainedColumns(table) }
+        }
+        return constrained
+    }
+
+    /// Writes the rows of a save whose deleted rows' versions were checked; `missed` gets the
+    /// updated rows (by index) whose version or entity was not the one read, which are not
+    /// written, and `reached` how many updated rows were tried.
+    private func write(_ request: StoreSaveRequest, constrained: [String: [String]], missed: inout [Int], reached: inout Int) throws {
         // SQLite checks unique indexes row by row; the save's final state is what must be unique.
         // Clearing the constrained columns of changed rows first lets values move between rows
-        // (even swap) within one save.
-        var constrained: [String: [String]] = [:]
-        // Rows this save deletes give their values up too: a new object may take the unique value
-        // of one deleted in the same save.
-        // Saves list objects in runs of one entity: a run without constrained columns is passed
-        // over without looking its table up again.
-        var unconstrainedEntity: String?
-        for id in request.updated.map(\.objectID) + request.deleted.map(\.objectID) {
-            if let unconstrainedEntity, unconstrainedEntity == id.entityName { continue }
-            let table = try table(id)
-            let columns = constrained[table.name] ?? constrainedColumns(table)
-            constrained[table.name] = columns
-            guard !columns.isEmpty else {
-                unconstrainedEntity = id.entityName
-                continue
+        // (even swap) within one save. Rows this save deletes give their values up too: a new
+        // object may take the unique value of one deleted in the same save.
+        if constrained.values.contains(where: { !$0.isEmpty }) {
+            for id in request.updated.map(\.objectID) + request.deleted.map(\.objectID) {
+                guard let columns = constrained[try table(id).name], !columns.isEmpty else { continue }
+                try connection.run("UPDATE \(try table(id).name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
+                                   [.integer(try key(id))])
             }
-            try connection.run("UPDATE \(table.name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
-                               [.integer(try key(id))])
         }
         // Inserted rows are read in place, through the list's buffer: a row taken out of its
         // list, even by index, was copied whole (its ID, values and maps retained and released).
         try request.inserted.withUnsafeBufferPointer { try insertRows($0) }
         try raisePrimaryKeyCounters(for: request.inserted)
+        // Saves list objects in runs of one entity, and the objects of a run mostly change the
+        // same properties: the entity's layout and the update statement are looked up again only
+        // when the entity or the changed names differ from the row before.
+        var run: (entityName: String, layout: SQLiteRowLayout, cleared: Bool)?
+        var lastUpdate: (layout: SQLiteRowLayout, changed: [String]?, update: SQLiteRowLayout.RowUpdate)?
         for index in request.updated.indices {
             let snapshot = request.updated[index]
-            // A row whose constrained columns were cleared above is written whole, so that they
-            // get their values back even when they did not change.
-            let cleared = !(constrained[try table(snapshot.objectID).name] ?? []).isEmpty
-            try update(snapshot, version: snapshot.version &+ 1,
-                       changed: cleared ? nil : request.changedProperties(ofUpdated: index))
+            let id = snapshot.objectID
+            let current: (entityName: String, layout: SQLiteRowLayout, cleared: Bool)
+            if let run, run.entityName == id.entityName {
+                current = run
+            } else {
+                // A row whose constrained columns were cleared above is written whole, so that
+                // they get their values back even when they did not change.
+                current = (id.entityName, try layout(id), !(constrained[try table(id).name] ?? []).isEmpty)
+                run = current
+            }
+            let changed = current.cleared ? nil : request.changedProperties(ofUpdated: index)
+            let update: SQLiteRowLayout.RowUpdate
+            if let lastUpdate, lastUpdate.layout === current.layout, lastUpdate.changed == changed {
+                update = lastUpdate.update
+            } else {
+                update = changed.map { current.layout.update(changing: $0) } ?? current.layout.wholeRowUpdate
+                lastUpdate = (current.layout, changed, update)
+            }
+            reached = index + 1
+            if try !self.update(snapshot, with: update, current.layout) { missed.append(index) }
         }
         // The rows this save wrote whole, by primary key: a foreign key one of them already holds
         // is not written again from the inverse to-many.
         let written = WrittenRows(inserted: request.inserted, updated: request.updated)
+        // The entity's to-many storages, looked up when the entity changes. A row whose to-manys
+        // are all empty writes nothing unless one of them is a join table (whose rows an empty
+        // list removes): it is passed over without a name hashed.
+        var storageRun: (entityName: String, storages: [String: SQLiteSchema.ToManyStorage], joins: Bool)?
         for list in [request.inserted, request.updated] {
             try list.withUnsafeBufferPointer { rows in
-                for index in rows.indices where !rows[index].toMany.isEmpty { try writeToMany(rows[index], written: written) }
+                for index in rows.indices where !rows[index].toMany.isEmpty {
+                    let entityName = rows[index].objectID.entityName
+                    let current: (entityName: String, storages: [String: SQLiteSchema.ToManyStorage], joins: Bool)
+                    if let storageRun, storageRun.entityName == entityName {
+                        current = storageRun
+                    } else {
+                        let storages = schema.toMany[entityName] ?? [:]
+                        current = (entityName, storages, storages.values.contains { if case .joinTable = $0 { true } else { false } })
+                        storageRun = current
+                    }
+                    guard current.joins || rows[index].toMany.values.contains(where: { !$0.isEmpty }) else { continue }
+                    try writeToMany(rows[index], storages: current.storages, written: written)
+                }
             }
         }
         try deleteRows(request.deleted.map(\.objectID))
-    }
-
-    /// The values of a snapshot's row, in the order of `layout`: `Z_PK, Z_ENT, Z_OPT` and every
-    /// column (NULL for columns of other entities of the tree, and for order columns, set by the
-    /// to-many side).
-    private func rowValues(_ snapshot: ObjectSnapshot, _ layout: SQLiteRowLayout) throws -> [SQLiteValue] {
-        var values = [SQLiteValue](repeating: .null, count: layout.width)
-        values[0] = .integer(try key(snapshot.objectID))
-        values[1] = .integer(layout.code)
-        values[2] = .integer(snapshot.version)
-        for attribute in layout.attributes {
-            if let value = snapshot.attributes.value(at: attribute.slot, of: layout.attributeLayout) {
-                values[attribute.position] = SQLiteValueCoding.encode(value)
-            }
-        }
-        for toOne in layout.toOnes {
-            if let destination = snapshot.toOne[toOne.name] { values[toOne.position] = .integer(try key(destination)) }
-        }
-        return values
     }
 
     /// The columns of `table` that some uniqueness constraint covers.
@@ -298,7 +352,8 @@ struct SQLiteRowWriter {
 
     /// Inserts the rows of `rows` at `members`, all of `layout`'s entity, with one statement: one
     /// row, or ``SQLiteRowLayout/rowsPerInsert`` of them. Each value is bound straight to the
-    /// prepared insert (the values of ``rowValues(_:_:)``, without an array of them per row).
+    /// prepared insert (`Z_PK, Z_ENT, Z_OPT` and every column in the order of `layout`, without an
+    /// array of them per row).
     private func insertInOneStatement<Members: RandomAccessCollection<Int>>(
         _ rows: UnsafeBufferPointer<ObjectSnapshot>, _ members: Members, _ layout: SQLiteRowLayout
     ) throws where Members.Index == Int, Members.SubSequence == Members {
@@ -378,29 +433,59 @@ struct SQLiteRowWriter {
         try statement.runBound()
     }
 
-    /// Writes `snapshot`'s row with the optimistic-locking version `version`.
-    /// Writes `snapshot`'s row with the optimistic-locking version `version`: the columns of the
-    /// properties `changed` names when it names them (the row holds the version the saver read,
-    /// or the save failed as a merge conflict, so the other columns hold their values already),
-    /// else every column. A column left alone leaves the indexes on it alone too.
-    private func update(_ snapshot: ObjectSnapshot, version: Int64, changed: [String]?) throws {
-        let layout = try layout(snapshot.objectID)
-        let row = try rowValues(snapshot, layout)
-        let update = changed.map { layout.update(changing: $0) } ?? layout.wholeRowUpdate
-        let values: [SQLiteValue] = [.integer(version)] + update.positions.map { row[$0] } + [row[0]]
+    /// Writes `snapshot`'s row by `update`, with the next optimistic-locking version, when the
+    /// row holds the version and entity the snapshot was read with; false when it does not (a
+    /// conflict, or a row gone), and nothing was written. `update` sets the columns of the
+    /// properties the save changed (the row holds the version the saver read, so the other
+    /// columns hold their values already), or every column. A column left alone leaves the
+    /// indexes on it alone too. Each value is bound from the snapshot as it is read: no row of
+    /// values is built.
+    private func update(_ snapshot: ObjectSnapshot, with update: SQLiteRowLayout.RowUpdate, _ layout: SQLiteRowLayout) throws -> Bool {
         let statement = try update.statement ?? connection.statement(update.sql)
         update.statement = statement
-        try writingRow(of: snapshot) { try statement.run(values) }
-        guard connection.changes == 1 else { throw StoreError.missingObject(snapshot.objectID) }
+        try writingRow(of: snapshot) {
+            // Every parameter is bound below: none keeps the last row's value.
+            statement.reset()
+            try statement.bind(.integer(snapshot.version &+ 1), at: 0)   // wrapping, as contexts count
+            for (place, position) in update.positions.enumerated() {
+                try statement.bind(try columnValue(of: snapshot, at: position, layout), at: place + 1)
+            }
+            let next = update.positions.count + 1
+            try statement.bind(.integer(try key(snapshot.objectID)), at: next)
+            try statement.bind(.integer(snapshot.version), at: next + 1)
+            try statement.bind(.integer(layout.code), at: next + 2)
+            try statement.runBound()
+        }
+        return connection.changes == 1
+    }
+
+    /// The value of `snapshot`'s row at `position` of `layout`, in the order of `layout`: `Z_PK, Z_ENT, Z_OPT` and every
+    /// column (NULL for columns of other entities of the tree, and for order columns, set by the
+    /// to-many side).
+    private func columnValue(of snapshot: ObjectSnapshot, at position: Int, _ layout: SQLiteRowLayout) throws -> SQLiteValue {
+        switch layout.filling(position) {
+        case .attribute(let index):
+            let attribute = layout.attributes[index]
+            guard let value = snapshot.attributes.value(at: attribute.slot, of: layout.attributeLayout) else { return .null }
+            return SQLiteValueCoding.encode(value)
+        case .toOne(let index):
+            guard let destination = snapshot.toOne[layout.toOnes[index].name] else { return .null }
+            return .integer(try key(destination))
+        case .nothing:
+            return .null
+        }
     }
 
     /// Writes the to-manys a snapshot carries (absent ones are unchanged). A destination whose
     /// row this save wrote whole (`written`: their to-ones, by ID) with the owner in the inverse
     /// to-one already holds the foreign key.
-    private func writeToMany(_ snapshot: borrowing ObjectSnapshot, written: WrittenRows = WrittenRows()) throws {
+    private func writeToMany(_ snapshot: borrowing ObjectSnapshot, storages: [String: SQLiteSchema.ToManyStorage]? = nil,
+                             written: WrittenRows = WrittenRows()) throws {
         let owner = try key(snapshot.objectID)
+        // The entity's storages, as the caller looked them up or looked up here.
+        let storages = storages ?? schema.toMany[snapshot.objectID.entityName] ?? [:]
         for (name, destinations) in snapshot.toMany {
-            guard let storage = schema.toMany[snapshot.objectID.entityName]?[name] else { continue }
+            guard let storage = storages[name] else { continue }
             switch storage {
             case let .inverseForeignKey(table, column, orderColumn, inverse):
                 for index in destinations.indices {
