@@ -231,7 +231,10 @@ extension ManagedObjectContext {
             request.changedProperties.append(object.changedStoredProperties(in: snapshot))
             var after = snapshot
             after.version = read &+ 1   // as the store counts: wrapping, since a file may hold Int64.max
-            after.toMany = (object.relationshipState?.savedToMany ?? [:]).merging(snapshot.toMany) { _, new in new }
+            // The saved to-manys the snapshot does not carry stay; with none saved, they are the snapshot's.
+            if let saved = object.relationshipState?.savedToMany, !saved.isEmpty {
+                after.toMany = saved.merging(snapshot.toMany) { _, new in new }
+            }
             request.updated.append(snapshot)
             updatedStates.append(after)
         }
@@ -246,6 +249,8 @@ extension ManagedObjectContext {
         var committed: [ObjectSnapshot] = []
         swap(&committed, &request.inserted)
         assert(committed.count == inserted.count && updatedStates.count == updated.count)
+        // A save of updates alone hands its list back as it is, not copied onto an empty one.
+        if committed.isEmpty { return updatedStates }
         committed.append(contentsOf: updatedStates)
         return committed
     }

@@ -165,13 +165,16 @@ struct SQLiteRowWriter {
     private func constrainedColumns(clearedBy request: StoreSaveRequest) throws -> [String: [String]] {
         var constrained: [String: [String]] = [:]
         // Saves list objects in runs of one entity: the table is looked up when the entity changes.
+        // The two lists are walked where they are: joined, they were copied into a new array.
         var lastEntity: String?
-        for id in request.updated.lazy.map(\.objectID) + request.deleted.lazy.map(\.objectID) {
-            if let lastEntity, lastEntity == id.entityName { continue }
+        func visit(_ id: ManagedObjectID) throws {
+            if let lastEntity, lastEntity == id.entityName { return }
             lastEntity = id.entityName
             let table = try table(id)
             if constrained[table.name] == nil { constrained[table.name] = constrainedColumns(table) }
         }
+        for index in request.updated.indices { try visit(request.updated[index].objectID) }
+        for index in request.deleted.indices { try visit(request.deleted[index].objectID) }
         return constrained
     }
 
