@@ -165,17 +165,21 @@ struct SQLiteRowWriter {
     private func constrainedColumns(clearedBy request: StoreSaveRequest) throws -> [String: [String]] {
         var constrained: [String: [String]] = [:]
         // Saves list objects in runs of one entity: the table is looked up when the entity changes.
-        // The two lists are walked where they are: joined, they were copied into a new array.
         var lastEntity: String?
-        func visit(_ id: ManagedObjectID) throws {
+        try forEachUpdatedOrDeletedID(in: request) { id in
             if let lastEntity, lastEntity == id.entityName { return }
             lastEntity = id.entityName
             let table = try table(id)
             if constrained[table.name] == nil { constrained[table.name] = constrainedColumns(table) }
         }
-        for index in request.updated.indices { try visit(request.updated[index].objectID) }
-        for index in request.deleted.indices { try visit(request.deleted[index].objectID) }
         return constrained
+    }
+
+    /// Calls `body` with the ID of each row `request` updates, then of each row it deletes, read
+    /// where they are in the request's lists (joined, they would be copied into a new array).
+    private func forEachUpdatedOrDeletedID(in request: StoreSaveRequest, _ body: (ManagedObjectID) throws -> Void) rethrows {
+        for index in request.updated.indices { try body(request.updated[index].objectID) }
+        for index in request.deleted.indices { try body(request.deleted[index].objectID) }
     }
 
     /// Writes the rows of a save whose deleted rows' versions were checked; `missed` gets the
@@ -187,9 +191,10 @@ struct SQLiteRowWriter {
         // (even swap) within one save. Rows this save deletes give their values up too: a new
         // object may take the unique value of one deleted in the same save.
         if constrained.values.contains(where: { !$0.isEmpty }) {
-            for id in request.updated.map(\.objectID) + request.deleted.map(\.objectID) {
-                guard let columns = constrained[try table(id).name], !columns.isEmpty else { continue }
-                try connection.run("UPDATE \(try table(id).name) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
+            try forEachUpdatedOrDeletedID(in: request) { id in
+                let tableName = try table(id).name
+                guard let columns = constrained[tableName], !columns.isEmpty else { return }
+                try connection.run("UPDATE \(tableName) SET \(columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE Z_PK = ?",
                                    [.integer(try key(id))])
             }
         }
@@ -462,9 +467,9 @@ struct SQLiteRowWriter {
         return connection.changes == 1
     }
 
-    /// The value of `snapshot`'s row at `position` of `layout`, in the order of `layout`: `Z_PK, Z_ENT, Z_OPT` and every
-    /// column (NULL for columns of other entities of the tree, and for order columns, set by the
-    /// to-many side).
+    /// The value `snapshot`'s row holds in the column at `position` of `layout`: an attribute's
+    /// value or a to-one's key; NULL for no value, for columns of other entities of the tree and
+    /// for order columns (set by the to-many side).
     private func columnValue(of snapshot: ObjectSnapshot, at position: Int, _ layout: SQLiteRowLayout) throws -> SQLiteValue {
         switch layout.filling(position) {
         case .attribute(let index):
