@@ -49,7 +49,7 @@ struct ChangeLists {
             // Read while the object is at hand, so that a save need not visit every object.
             if !holdsSubclassObjects, type(of: object) != ManagedObject.self { holdsSubclassObjects = true }
             if !holdsObjectsWithRules,
-               change == .deleted ? object.entity.hasDenyRule : !object.entity.propertiesWithRules.isEmpty {
+               change == .deleted ? object.entity.hasDenyRule : !object.entity.propertyRules.isEmpty {
                 holdsObjectsWithRules = true
             }
         }

@@ -90,11 +90,9 @@ public struct EntityDescription: Sendable, Hashable {
     /// Every relationship in declaration order, inherited first (kept with ``properties``).
     public var relationships: [RelationshipDescription] { storage.fields.relationships }
 
-    /// The properties the model gives a validation rule: non-optional attributes and to-ones,
-    /// attributes with a minimum, maximum or pattern, to-manys with a minimum or maximum count.
-    var propertiesWithRules: [PropertyDescription] { storage.fields.propertiesWithRules }
-
-    /// The rules of ``propertiesWithRules``, in their order, as validation reads them.
+    /// The rules of the properties the model gives one, in their order, as validation reads
+    /// them: non-optional attributes and to-ones, attributes with a minimum, maximum or pattern,
+    /// to-manys with a minimum or maximum count.
     var propertyRules: [PropertyRule] { storage.fields.propertyRules }
 
     /// Whether some attribute is transient (kept in memory only).
@@ -312,7 +310,6 @@ extension EntityDescription {
         var inverseRelationships: NameMap<RelationshipDescription> = [:]
         private(set) var attributes: [AttributeDescription] = []
         private(set) var relationships: [RelationshipDescription] = []
-        private(set) var propertiesWithRules: [PropertyDescription] = []
         private(set) var propertyRules: [PropertyRule] = []
         private(set) var hasTransientAttributes = false
         private(set) var hasDenyRule = false
@@ -363,7 +360,7 @@ extension EntityDescription {
             })
             let types = Dictionary(attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { _, last in last })
             attributeTypesByPosition = attributeLayout.names.compactMap { types[$0] }
-            propertiesWithRules = properties.filter { property in
+            let propertiesWithRules = properties.filter { property in
                 switch property {
                 case .attribute(let attribute):
                     !attribute.isOptional || attribute.minimum != nil || attribute.maximum != nil
