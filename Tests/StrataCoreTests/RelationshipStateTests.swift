@@ -71,3 +71,36 @@ struct RelationshipStateTests {
         #expect(Set(try #require(try acme.value(forKey: "employees") as? Set<ManagedObject>).map(\.objectID)) == Set(employees))
     }
 }
+
+extension RelationshipStateTests {
+    @Test("A fetched object's one to-one moves into its state when it needs one, and reads the same")
+    func toOneMovesIntoTheState() throws {
+        let (context, employer, employees) = try Self.savedCompany()
+        let fresh = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
+        let ada = try fresh.existingObject(with: employees[0])
+        #expect(try ada.value(forKey: "whereIWork", as: ManagedObject.self)?.objectID == employer)
+        #expect(ada.firstToOne?.objectID == employer && ada.relationshipState == nil)
+
+        // A changed value keeps the saved ones in the state, which takes the to-one over.
+        try ada.setValue("Ada L.", forKey: "name")
+        let state = try #require(ada.relationshipState)
+        #expect(ada.firstToOne == nil && state.toOnes["whereIWork"]?.objectID == employer)
+        #expect(try ada.value(forKey: "whereIWork", as: ManagedObject.self)?.objectID == employer)
+        #expect(ada.hasToOnes && ada.toOneValues["whereIWork"]?.objectID == employer)
+
+        // Removed and set again through the state; saved and fetched anew, it reads the same.
+        try ada.setValue(nil, forKey: "whereIWork")
+        #expect(!ada.hasToOnes && state.toOnes.isEmpty)
+        try ada.setValue(try fresh.existingObject(with: employer), forKey: "whereIWork")
+        try fresh.save()
+        let again = ManagedObjectContext(coordinator: context.persistentStoreCoordinator)
+        let reread = try again.existingObject(with: employees[0])
+        #expect(try reread.value(forKey: "name", as: String.self) == "Ada L.")
+        #expect(try reread.value(forKey: "whereIWork", as: ManagedObject.self)?.objectID == employer)
+
+        // Turned into a fault, the object drops its state and its to-one, and loads both again.
+        try fresh.refresh(ada, mergeChanges: false)
+        #expect(ada.isFault && ada.relationshipState == nil && ada.firstToOne == nil)
+        #expect(try ada.value(forKey: "whereIWork", as: ManagedObject.self)?.objectID == employer)
+    }
+}

@@ -147,7 +147,7 @@ extension ManagedObject {
         isFault = false
         committed = nil
         committedToOneIsCurrent = false
-        relationshipState = nil
+        dropRelationships()
         attributeValues = values.attributes
         toOneValues = values.toOnes
         toManyValues = values.toManys

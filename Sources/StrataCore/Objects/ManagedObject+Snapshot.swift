@@ -67,8 +67,7 @@ extension ManagedObject {
     func turnIntoFault() {
         if !isFault { willTurnIntoFault() }
         attributeValues = AttributeValues()
-        removeToOnes()
-        relationshipState = nil
+        dropRelationships()
         committed = nil
         isFault = true
         didTurnIntoFault()

@@ -27,8 +27,9 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
 
     // The `@exclusivity(unchecked)` state below is used on the context's queue only, and never
     // while another access to the same property is open; each says what skipping the run-time
-    // check saves. The flags come first, in the bytes the ID leaves before the next word: an
-    // object is 16 bytes smaller than with them among the references.
+    // check saves. The flags, the to-one position and the version come first, in the 7 bytes the
+    // ID leaves before the next word: an object is 72 bytes, in glibc's 80-byte block, where
+    // with them among the references it took 96 or 112.
 
     /// The storage of ``objectID``.
     // Unchecked: read for every registry lookup, comparison and snapshot of the object.
@@ -36,31 +37,18 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     /// The storage of ``isFault``.
     // Unchecked: read for every value read or set.
     @exclusivity(unchecked) private final var storedIsFault = true
-    /// Whether the object was cut loose from its context (deleted and saved, rolled back as an
-    /// insert, or cut loose as its context went).
-    // Unchecked: read for every value read or set (``isInvalidated``).
-    @exclusivity(unchecked) final var isDetached = false
-    /// Whether the registry of the context of ``contextLink`` holds this object: set and
-    /// cleared by ``ObjectRegistry`` only, so that a freed object lists itself with its context
-    /// exactly when it has an entry there to take out.
-    // Unchecked: written for every object a fetch registers, read as every object is freed.
-    @exclusivity(unchecked) final var isRegistered = false
-    /// Which change list of its context holds the object.
-    // Unchecked: read for every value set, to tell a first change.
-    @exclusivity(unchecked) var pendingChange = PendingChange.none
-    /// Whether the object has a last saved state (``committed``) and, if so, whether its saved
-    /// to-ones are its current to-one destinations (``committedToOneIsCurrent``).
-    // Unchecked: written for every object a fetch fills, read for every to-one read.
-    @exclusivity(unchecked) final var committedKind = CommittedKind.none
-    /// Whether a merge (or a fault that found no row) told the context that the object's row is
-    /// gone from its store: the object stays registered with its last values and reads as
-    /// deleted (``isDeleted``), though no save of this context deleted it.
-    // Unchecked: read with ``isDeleted``.
-    @exclusivity(unchecked) final var isDeletedInStore = false
     /// The position of ``firstToOne``'s relationship among the entity's to-ones
     /// (`EntityDescription/toOneNames`); meaningful while ``firstToOne`` is not nil.
-    // Unchecked: read for every to-one read; in the byte the flags above leave before `entity`.
+    // Unchecked: read for every to-one read.
     @exclusivity(unchecked) final var firstToOnePosition: UInt8 = 0
+    /// ``isDetached``, ``isRegistered`` and ``isDeletedInStore`` (bits 0 to 2),
+    /// ``pendingChange`` (bits 3 and 4) and ``committedKind`` (bits 5 and 6), in one byte.
+    // Unchecked: read for every value read or set, written for every object a fetch registers.
+    @exclusivity(unchecked) private final var stateBits: UInt8 = 0
+    /// ``committedVersion`` when it is at least 0 and below `UInt32.max`; otherwise `UInt32.max`,
+    /// and the version is ``RelationshipState/largeVersion``.
+    // Unchecked: written for every fetched row, read for every save of the object.
+    @exclusivity(unchecked) private final var compactVersion: UInt32 = 0
     /// The object's entity.
     public final let entity: EntityDescription
     /// The context the object lives in; nil once deleted and saved, after a reset, or once the
@@ -82,23 +70,72 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     /// The attribute values, in the entity's layout once the object is loaded or inserted.
     // Unchecked: read for every attribute read, written for every attribute set and fetched row.
     @exclusivity(unchecked) var attributeValues = AttributeValues()
-    /// The destination of one to-one, the one at ``firstToOnePosition`` among the entity's
-    /// to-ones; the other to-ones that have a destination are in ``relationshipState``
-    /// (``ManagedObject/toOne(named:)`` reads both).
-    // Unchecked: read for every to-one read, written for every fetched row that has to-ones.
-    @exclusivity(unchecked) final var firstToOne: ManagedObject?
-    /// The row version of the last saved state the object knows, while ``committedKind`` is not
-    /// `none` (``committed``).
-    // Unchecked: written for every fetched row, read for every save of the object.
-    @exclusivity(unchecked) final var committedVersion: Int64 = 0
-    /// The to-manys, the saved relationships, the to-ones after the first and the saved
-    /// attribute values once they differ from the current ones, once the object has any
-    /// (``relationships()`` makes it).
-    // Unchecked: read for every fetched row (``commit(_:attributesAreCurrent:)``) and to-many use.
-    @exclusivity(unchecked) final var relationshipState: RelationshipState?
+    /// The object's one to-one destination, or the state most loaded objects never need
+    /// (``relationshipState``), in one reference.
+    // Unchecked: read for every to-one read and fetched row, written for every fetched row that has to-ones.
+    @exclusivity(unchecked) final var links = ObjectLinks.none
 
-    // An object is 88 bytes, in glibc's 96-byte block: the flags fill the bytes the ID leaves
-    // before the next word, and what most loaded objects never need is in ``relationshipState``.
+    /// Whether the object was cut loose from its context (deleted and saved, rolled back as an
+    /// insert, or cut loose as its context went).
+    final var isDetached: Bool {
+        @inline(__always) get { stateBits & 0b1 != 0 }
+        set { stateBits = newValue ? stateBits | 0b1 : stateBits & ~0b1 }
+    }
+    /// Whether the registry of the context of ``contextLink`` holds this object: set and
+    /// cleared by ``ObjectRegistry`` only, so that a freed object lists itself with its context
+    /// exactly when it has an entry there to take out.
+    final var isRegistered: Bool {
+        @inline(__always) get { stateBits & 0b10 != 0 }
+        set { stateBits = newValue ? stateBits | 0b10 : stateBits & ~0b10 }
+    }
+    /// Whether a merge (or a fault that found no row) told the context that the object's row is
+    /// gone from its store: the object stays registered with its last values and reads as
+    /// deleted (``isDeleted``), though no save of this context deleted it.
+    final var isDeletedInStore: Bool {
+        @inline(__always) get { stateBits & 0b100 != 0 }
+        set { stateBits = newValue ? stateBits | 0b100 : stateBits & ~0b100 }
+    }
+    /// Which change list of its context holds the object.
+    final var pendingChange: PendingChange {
+        @inline(__always) get { PendingChange(rawValue: (stateBits >> 3) & 0b11) ?? .none }
+        set { stateBits = (stateBits & ~0b1_1000) | newValue.rawValue << 3 }
+    }
+    /// Whether the object has a last saved state (``committed``) and, if so, whether its saved
+    /// to-ones are its current to-one destinations (``committedToOneIsCurrent``).
+    final var committedKind: CommittedKind {
+        @inline(__always) get { CommittedKind(rawValue: (stateBits >> 5) & 0b11) ?? .none }
+        set { stateBits = (stateBits & ~0b110_0000) | newValue.rawValue << 5 }
+    }
+
+    /// The row version of the last saved state the object knows, while ``committedKind`` is not
+    /// `none` (``committed``): kept in the object's four bytes unless it is negative or does not
+    /// fit them (a file may hold any 64-bit version), then in ``relationshipState``.
+    final var committedVersion: Int64 {
+        @inline(__always) get {
+            compactVersion != .max ? Int64(compactVersion) : relationshipState?.largeVersion ?? Int64(UInt32.max)
+        }
+        set {
+            if newValue >= 0, newValue < Int64(UInt32.max) {
+                compactVersion = UInt32(truncatingIfNeeded: newValue)
+            } else {
+                compactVersion = .max
+                relationships().largeVersion = newValue
+            }
+        }
+    }
+
+    /// The destination of one to-one, the one at ``firstToOnePosition`` among the entity's
+    /// to-ones, while the object has no ``relationshipState``; once it has one, every to-one is
+    /// there (``ManagedObject/toOne(named:)`` reads both).
+    final var firstToOne: ManagedObject? {
+        @inline(__always) get { if case .toOne(let destination) = links { destination } else { nil } }
+    }
+
+    /// The to-manys, the saved relationships, the to-ones and the saved attribute values once
+    /// they differ from the current ones, once the object has any (``relationships()`` makes it).
+    final var relationshipState: RelationshipState? {
+        @inline(__always) get { if case .state(let state) = links { state } else { nil } }
+    }
 
     /// Whether the saved to-ones are the object's current to-one destinations, which then are
     /// the only record of them until one changes (``keepCommittedToOnes()``): a loaded object
@@ -145,9 +182,10 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     var toOneValues: ToOneDestinations {
         get {
             var destinations = ToOneDestinations()
-            if let firstToOne { destinations[entity.toOneNames[Int(firstToOnePosition)]] = firstToOne }
-            if let others = relationshipState?.otherToOnes, !others.isEmpty {
-                for (name, object) in others { destinations[name] = object }
+            switch links {
+            case .none: break
+            case .toOne(let destination): destinations[entity.toOneNames[Int(firstToOnePosition)]] = destination
+            case .state(let state): for (name, object) in state.toOnes { destinations[name] = object }
             }
             return destinations
         }
@@ -175,12 +213,28 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
     }
 
     /// The object's ``relationshipState``, made if it has none yet.
+    /// A to-one kept in the object moves into it.
     @inline(__always)
     final func relationships() -> RelationshipState {
-        if let relationshipState { return relationshipState }
-        let state = RelationshipState()
-        relationshipState = state
-        return state
+        switch links {
+        case .state(let state):
+            return state
+        case .toOne(let destination):
+            let state = RelationshipState()
+            state.toOnes[entity.toOneNames[Int(firstToOnePosition)]] = destination
+            links = .state(state)
+            return state
+        case .none:
+            let state = RelationshipState()
+            links = .state(state)
+            return state
+        }
+    }
+
+    /// Drops the object's ``relationshipState`` and its to-ones: what turning into a fault or
+    /// becoming new again does before setting them anew.
+    final func dropRelationships() {
+        links = .none
     }
 
     /// ``committed`` and the saved relationships as a snapshot of this object.
