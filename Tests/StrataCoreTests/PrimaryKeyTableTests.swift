@@ -25,19 +25,21 @@ struct PrimaryKeyTableTests {
     }
 
     @Test("Random inserts, look-ups that insert, replacements and removals agree with a dictionary, and say what they replaced or removed", arguments: [
-        "sequential", "spread", "high bits",
+        "sequential", "spread", "high bits", "direct",
     ])
     func agreesWithDictionary(keys kind: String) throws {
         let objects = try Self.objects(64)
         var random = SplitMix64(seed: 0x5EED)
         // Keys that a multiplicative hash could cluster: sequential, large strides, only high bits.
         let keyOf: (Int) -> Int64 = switch kind {
-        case "sequential": { Int64($0) + 1 }
+        case "sequential", "direct": { Int64($0) + 1 }
         case "spread": { Int64($0) * 1_000_003 - 500_000_000 }
         default: { Int64($0) << 40 }
         }
         let keySpace = (0..<600).map(keyOf)
-        var table = ObjectTable(seed: 0x5EED)   // the same slots every run
+        // The same slots every run; or a direct table, told how many keys to expect.
+        var table = kind == "direct" ? ObjectTable() : ObjectTable(seed: 0x5EED)
+        if kind == "direct" { table.reserveCapacity(keySpace.count) }
         var expected: [Int64: ManagedObject] = [:]
         for step in 0..<20_000 {
             let key = keySpace[Int(random.next() % UInt64(keySpace.count))]
@@ -83,6 +85,7 @@ struct PrimaryKeyTableTests {
         }
         let agrees = Self.matches(table, expected, probing: keySpace)
         #expect(agrees)
+        #expect(table.isDirect == (kind == "direct"))
         #expect(table[Int64.min] == nil && table[Int64.max] == nil)
     }
 
@@ -146,13 +149,65 @@ struct PrimaryKeyTableTests {
     @Test("Ascending keys go to consecutive slots, and the table keeps placing keys by their low bits")
     func ascendingKeysInOrder() throws {
         let objects = try Self.objects(1)
-        var table = ObjectTable()
+        var table = ObjectTable(seed: 1)   // slots from the start
         table.reserveCapacity(10_000)
         for key in Int64(1)...10_000 { table[key] = Unmanaged.passUnretained(objects[0]) }
         #expect(!table.spreadsKeys)
         #expect((Int64(1)...10_000).map(table.home(of:)) == Array(1...10_000))
         #expect((Int64(1)...10_000).allSatisfy { table[$0] != nil })
         #expect(table[0] == nil && table[10_001] == nil)
+    }
+
+    @Test("Keys from 1 stay direct, in any order and through removals, when announced or dense")
+    func denseKeysStayDirect() throws {
+        let objects = try Self.objects(3)
+        // Announced, then in a shuffled order (a fetch of a whole entity sorted by a value).
+        var announced = ObjectTable()
+        announced.reserveCapacity(5_000)
+        var random = SplitMix64(seed: 3)
+        var keys = Array(Int64(1)...5_000)
+        keys.shuffle(using: &random)
+        for key in keys { announced[key] = Unmanaged.passUnretained(objects[Int(key) % 3]) }
+        #expect(announced.isDirect && announced.count == 5_000)
+        #expect(keys.allSatisfy { announced[$0]?.toOpaque() == Unmanaged.passUnretained(objects[Int($0) % 3]).toOpaque() })
+        // Removals leave holes, which a lookup and a look-up that inserts fill again.
+        for key in keys.prefix(2_500) { announced[key] = nil }
+        #expect(announced.count == 2_500 && announced.entries.count == 2_500)
+        #expect(keys.prefix(2_500).allSatisfy { announced[$0] == nil })
+        let found = announced.value(for: keys[0]) { Unmanaged.passUnretained(objects[0]) }
+        #expect(found.toOpaque() == Unmanaged.passUnretained(objects[0]).toOpaque() && announced.count == 2_501)
+        #expect(announced.isDirect)
+
+        // Not announced, in ascending order: each key at most twice the entries held.
+        var ascending = ObjectTable()
+        for key in Int64(1)...5_000 { ascending[key] = Unmanaged.passUnretained(objects[0]) }
+        #expect(ascending.isDirect && ascending.count == 5_000)
+        #expect(ascending[0] == nil && ascending[5_001] == nil && ascending[-3] == nil && ascending[Int64.max] == nil)
+    }
+
+    @Test("A key that would leave a direct table sparse turns it into slots, keeping every entry",
+          arguments: [Int64(20_001), Int64(1) << 40, -5])
+    func sparseKeyTurnsIntoSlots(far: Int64) throws {
+        let objects = try Self.objects(2)
+        var table = ObjectTable()
+        table.reserveCapacity(10_000)
+        var expected: [Int64: ManagedObject] = [:]
+        for key in Int64(1)...100 {
+            table[key] = Unmanaged.passUnretained(objects[0])
+            expected[key] = objects[0]
+        }
+        // Within twice the announced entries, a key far from the others still goes direct.
+        table[19_000] = Unmanaged.passUnretained(objects[1])
+        expected[19_000] = objects[1]
+        #expect(table.isDirect)
+        let replaced = table.updateValue(Unmanaged.passUnretained(objects[1]), forKey: far)
+        expected[far] = objects[1]
+        #expect(replaced == nil && !table.isDirect && table.isInRobinHoodOrder)
+        #expect(Self.matches(table, expected, probing: Array(expected.keys) + [0, 101, far &+ 1]))
+        // Slots for good: a dense key after that goes to slots too.
+        table[101] = Unmanaged.passUnretained(objects[0])
+        expected[101] = objects[0]
+        #expect(!table.isDirect && Self.matches(table, expected, probing: expected.keys))
     }
 
     @Test("Keys that crowd together by their low bits switch the table to spreading them, and all stay reachable",

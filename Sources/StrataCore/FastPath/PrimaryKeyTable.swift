@@ -15,12 +15,30 @@
 /// which keeps a crafted file's keys from being chosen to collide. A dictionary hashes each
 /// `Int64` key with SipHash, about a hundred instructions, for every lookup of a fetched row and
 /// its to-ones.
+///
+/// Before all that, a table is *direct*: the entry of key `k` sits at index `k` of an array of
+/// entries alone, no key beside it, half the bytes of a slot. A store numbers an entity's rows
+/// from 1, so the keys of a fetch of a whole entity fill such an array: a million registered
+/// objects take 8 MB of it where slots take 16 MiB. The array grows only while it stays at
+/// least half full of the entries held or announced (``reserveCapacity(_:)``); the first key
+/// that would leave it sparser (or a negative one) turns the table into slots, once and for good.
 struct PrimaryKeyTable<Entry> {
     /// One place of the table: empty when `entry` is nil.
     private struct Slot {
         var key: Int64
         var entry: Entry?
     }
+
+    /// While the table is direct (``isDirect``), the entry of each key at the key's index.
+    private var direct: [Entry?] = []
+    /// Whether entries are kept in `direct` by key, rather than in `slots`.
+    private(set) var isDirect = true
+    /// How many entries the last ``reserveCapacity(_:)`` announced: a direct table may grow to
+    /// twice as many places.
+    private var announced = 0
+    /// The fewest places a direct table may grow to whatever it holds: a small table costs little
+    /// however sparse.
+    static var directMinimum: Int { 64 }
 
     private var slots: [Slot] = []
     /// `64 − log2(slots.count)`: the top bits of the product pick the slot.
@@ -38,8 +56,12 @@ struct PrimaryKeyTable<Entry> {
     /// An empty table with the process's seed.
     init() { seed = PrimaryKeySpreading.processSeed }
 
-    /// An empty table with `seed`: for tests that need to know where keys go.
-    init(seed: UInt64) { self.seed = seed }
+    /// An empty table with `seed`, of slots from the start: for tests that need to know where
+    /// keys go.
+    init(seed: UInt64) {
+        self.seed = seed
+        isDirect = false
+    }
 
     /// The slot where probing for `key` starts.
     @inline(__always)
@@ -75,7 +97,10 @@ struct PrimaryKeyTable<Entry> {
 
     /// The value for `key`; assigning nil removes it.
     subscript(key: Int64) -> Entry? {
-        get { slot(of: key).flatMap { slots[$0].entry } }
+        get {
+            if isDirect { return key >= 0 && key < direct.count ? direct[Int(key)] : nil }
+            return slot(of: key).flatMap { slots[$0].entry }
+        }
         set {
             if let newValue { updateValue(newValue, forKey: key) } else { removeValue(forKey: key) }
         }
@@ -84,6 +109,12 @@ struct PrimaryKeyTable<Entry> {
     /// Keeps `entry` for `key` and returns the value it replaces, if any.
     @discardableResult
     mutating func updateValue(_ entry: Entry, forKey key: Int64) -> Entry? {
+        if isDirect, makeDirectPlace(for: key) {
+            let index = Int(key)
+            defer { direct[index] = entry }
+            if direct[index] == nil { count += 1 }
+            return direct[index]
+        }
         if let index = slot(of: key) {
             defer { slots[index].entry = entry }
             return slots[index].entry
@@ -95,6 +126,12 @@ struct PrimaryKeyTable<Entry> {
     /// Removes the value for `key` and returns it, if there was one.
     @discardableResult
     mutating func removeValue(forKey key: Int64) -> Entry? {
+        if isDirect {
+            guard key >= 0, key < direct.count, let entry = direct[Int(key)] else { return nil }
+            direct[Int(key)] = nil
+            count -= 1
+            return entry
+        }
         guard let index = slot(of: key) else { return nil }
         defer { removeSlot(at: index) }
         return slots[index].entry
@@ -102,17 +139,33 @@ struct PrimaryKeyTable<Entry> {
 
     /// Removes `key` if its value is one `isHeld` accepts.
     mutating func remove(_ key: Int64, if isHeld: (Entry) -> Bool) {
+        if isDirect {
+            guard key >= 0, key < direct.count, let entry = direct[Int(key)], isHeld(entry) else { return }
+            direct[Int(key)] = nil
+            count -= 1
+            return
+        }
         guard let index = slot(of: key), let entry = slots[index].entry, isHeld(entry) else { return }
         removeSlot(at: index)
     }
 
     /// Every value the table holds.
-    var entries: some Sequence<Entry> { slots.lazy.compactMap { $0.entry } }
+    var entries: [Entry] {
+        isDirect ? direct.compactMap { $0 } : slots.compactMap { $0.entry }
+    }
 
     /// Makes room for `capacity` values without growing again, when their keys are at most
     /// `capacity` (a store numbers an entity's rows from 1, so a fetch of a whole entity is
-    /// such keys) or the table is at most three quarters full with them.
+    /// such keys) or the table is at most three quarters full with them. A direct table takes
+    /// `capacity` as the entries to expect: it may grow to twice as many places.
     mutating func reserveCapacity(_ capacity: Int) {
+        if isDirect {
+            // The keys are not known yet: room for keys up to `capacity` (a fetch of a whole
+            // entity), and leave to grow to twice as many.
+            announced = max(announced, capacity)
+            if capacity >= direct.count { direct.reserveCapacity(capacity + 1) }
+            return
+        }
         // Keys placed by their low bits that are below the table's size never collide: each has
         // a home of its own, and the table need not keep a quarter of its slots free for them.
         // Keys spread by mixing do collide, and keep it.
@@ -123,6 +176,14 @@ struct PrimaryKeyTable<Entry> {
 
     /// The value for `key`, or the one `make` gives, kept for it: one look-up for both.
     mutating func value(for key: Int64, orInsert make: () throws -> Entry) rethrows -> Entry {
+        if isDirect, makeDirectPlace(for: key) {
+            let index = Int(key)
+            if let entry = direct[index] { return entry }
+            let entry = try make()
+            direct[index] = entry
+            count += 1
+            return entry
+        }
         if let index = slot(of: key), let entry = slots[index].entry { return entry }
         let entry = try make()
         insertNew(entry, for: key)
@@ -197,6 +258,32 @@ struct PrimaryKeyTable<Entry> {
             let previous = (index &- 1) & (slots.count &- 1)
             let limit = slots[previous].entry == nil ? 0 : distance(at: previous) + 1
             return distance(at: index) <= limit
+        }
+    }
+
+    /// Whether `key` has a place in the direct array, made if the array may grow to it; when it
+    /// may not, the table turns into slots and the answer is false.
+    @inline(__always)
+    private mutating func makeDirectPlace(for key: Int64) -> Bool {
+        if key >= 0, key < direct.count { return true }
+        let places = max(Self.directMinimum, 2 * max(count + 1, announced))
+        guard key >= 0, key < places else {
+            turnIntoSlots()
+            return false
+        }
+        direct.append(contentsOf: repeatElement(nil, count: Int(key) + 1 - direct.count))
+        return true
+    }
+
+    /// Moves the entries of the direct array into slots, for good.
+    private mutating func turnIntoSlots() {
+        let held = direct
+        direct = []
+        isDirect = false
+        reserveCapacity(max(count, announced))
+        count = 0
+        for (key, entry) in held.enumerated() {
+            if let entry { insertNew(entry, for: Int64(key)) }
         }
     }
 
