@@ -149,9 +149,13 @@ struct PrimaryKeyTable<Entry> {
         removeSlot(at: index)
     }
 
-    /// Every value the table holds.
-    var entries: [Entry] {
-        isDirect ? direct.compactMap { $0 } : slots.compactMap { $0.entry }
+    /// Every value the table holds, read as iterated: a walk of a million entries makes no list
+    /// of them.
+    var entries: some Sequence<Entry> {
+        let (direct, slots) = (self.direct, self.slots)
+        return (0..<max(direct.count, slots.count)).lazy.compactMap { index in
+            index < direct.count ? direct[index] : slots[index].entry
+        }
     }
 
     /// Makes room for `capacity` values without growing again, when their keys are at most
@@ -271,7 +275,12 @@ struct PrimaryKeyTable<Entry> {
             turnIntoSlots()
             return false
         }
-        direct.append(contentsOf: repeatElement(nil, count: Int(key) + 1 - direct.count))
+        // Keys come mostly in ascending order, each the next index: one place appended.
+        if Int(key) == direct.count {
+            direct.append(nil)
+        } else {
+            direct.append(contentsOf: repeatElement(nil, count: Int(key) + 1 - direct.count))
+        }
         return true
     }
 
