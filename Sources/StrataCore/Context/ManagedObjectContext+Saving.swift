@@ -53,9 +53,9 @@ extension ManagedObjectContext {
         let callsDidSave = changeLists.holdsSubclassObjects
 
         // The new committed states of `inserted`, then of `updated`, in their order; the IDs the
-        // inserted objects had and have (the same ones when the save went into a parent).
+        // inserted objects were registered by before the save.
         var committed: [ObjectSnapshot] = []
-        var insertedIDs: (previous: [ManagedObjectID], saved: [ManagedObjectID]) = ([], [])
+        var previousInsertedIDs: [ManagedObjectID] = []
         var rounds = 0
         // A conflict costs nothing until it happens: the stores find it with the versions they
         // read anyway, and the context's merge policy resolves it before the save tries again.
@@ -64,13 +64,10 @@ extension ManagedObjectContext {
             do {
                 if let parent {
                     committed = try push(into: parent, inserted: inserted, updated: updated, deleted: deleted)
-                    insertedIDs = (listed, listed)
                 } else {
                     committed = try saveToStores(inserted: inserted, previousIDs: listed, updated: updated, deleted: deleted)
-                    // The saved IDs are the ones the inserted objects' snapshots were sent with:
-                    // listed once the store's work is done, not held through it.
-                    insertedIDs = (listed, committed[..<inserted.count].map(\.objectID))
                 }
+                previousInsertedIDs = listed
                 break
             } catch StoreError.mergeConflict(let reported) {
                 rounds += 1
@@ -91,10 +88,8 @@ extension ManagedObjectContext {
             (inserted, updated, deleted) = (changeLists.inserted, changeLists.updated, changeLists.deleted)
         }
 
-        // The save landed: inserted objects are registered by their saved IDs (without visiting
-        // them), and each saved object, visited once, keeps its new committed state and has no
-        // pending change any more.
-        registry.rekey(inserted, from: insertedIDs.previous, to: insertedIDs.saved)
+        // The save landed: each saved object, visited once, keeps its new committed state and has
+        // no pending change any more; then inserted objects are registered by their saved IDs.
         var updatedIDs: [ManagedObjectID] = []
         updatedIDs.reserveCapacity(updated.count)
         // Moved out of the list one by one, last first, rather than copied.
@@ -111,6 +106,12 @@ extension ManagedObjectContext {
             object.pendingChange = .none
         }
         updatedIDs.reverse()
+        // The inserted objects carry their saved IDs (those their snapshots were sent with; their
+        // own ones when the save went into a parent), read once the snapshots are gone, the first
+        // ones the last the loop above visited.
+        committed = []
+        let savedInsertedIDs = inserted.map(\.objectID)
+        registry.rekey(inserted, from: previousInsertedIDs, to: savedInsertedIDs)
         let deletedIDs = deleted.map(\.objectID) + storeCascades.unregistered.map(\.objectID)
         storeCascades.removeAll()
         for object in deleted {
@@ -128,7 +129,7 @@ extension ManagedObjectContext {
                 for object in list { object.didSave() }
             }
         }
-        let saved = ContextChanges(insertedIDs: insertedIDs.saved, updatedIDs: updatedIDs, deletedIDs: deletedIDs)
+        let saved = ContextChanges(insertedIDs: savedInsertedIDs, updatedIDs: updatedIDs, deletedIDs: deletedIDs)
         post(Self.didSaveNotification, saved)
         announceSave(saved)
     }

@@ -57,15 +57,40 @@ struct ObjectRegistry {
     /// Objects with permanent IDs, by primary key, a table for each entity of each store.
     private var permanent = PrimaryKeyTables<Entry>()
     private var temporary: [ManagedObjectID: Entry] = [:]
-    /// Objects registered by temporary IDs and not yet put in `temporary`, in order.
-    private var temporaryBacklog: [(id: ManagedObjectID, entry: Entry)] = []
+    /// Objects registered by temporary IDs this process made and not yet put in `temporary`, in
+    /// order: each ID's number beside the object, the IDs' scopes in ``backlogScopes``. Half the
+    /// bytes of the IDs themselves, for a list as long as a large save's inserts.
+    private var temporaryBacklog: [(number: UInt64, entry: Entry)] = []
+    /// The scopes of the IDs in `temporaryBacklog`: each from its position in the backlog up to
+    /// the next one's (inserts come in runs of one entity).
+    private var backlogScopes: [(start: Int, scope: ObjectIDScope)] = []
+
+    /// The IDs of the backlog, in order, with their entries.
+    private func forEachInBacklog(_ body: (_ index: Int, _ id: ManagedObjectID, _ entry: Entry) throws -> Bool) rethrows -> Bool {
+        for run in backlogScopes.indices {
+            let end = run + 1 < backlogScopes.count ? backlogScopes[run + 1].start : temporaryBacklog.count
+            let scope = backlogScopes[run].scope
+            for index in backlogScopes[run].start..<end {
+                let listed = temporaryBacklog[index]
+                guard try body(index, ManagedObjectID(scope: scope, key: .temporary(listed.number)), listed.entry) else { return false }
+            }
+        }
+        return true
+    }
 
     /// Puts the backlog of temporary IDs in their table: before any lookup or removal by one.
     private mutating func fileTemporaryBacklog() {
         guard !temporaryBacklog.isEmpty else { return }
         temporary.reserveCapacity(temporary.count + temporaryBacklog.count)
-        for (id, entry) in temporaryBacklog { temporary[id] = entry }
+        var filed = temporary
+        temporary = [:]
+        _ = forEachInBacklog { _, id, entry in
+            filed[id] = entry
+            return true
+        }
+        temporary = filed
         temporaryBacklog = []
+        backlogScopes = []
     }
 
     /// The object registered for `objectID`; assigning nil unregisters it.
@@ -151,7 +176,7 @@ struct ObjectRegistry {
             entry._withUnsafeGuaranteedRef { isChosen($0) }
         }).map { $0.takeUnretainedValue() }
         for entry in temporary.values { objects.append(entry.takeUnretainedValue()) }
-        for (_, entry) in temporaryBacklog { objects.append(entry.takeUnretainedValue()) }
+        for listed in temporaryBacklog { objects.append(listed.entry.takeUnretainedValue()) }
         return objects
     }
 
@@ -167,8 +192,14 @@ struct ObjectRegistry {
 
     /// Registers a newly inserted object by its temporary ID, which no object has yet.
     mutating func register(inserted object: ManagedObject) {
+        let id = object.objectID
+        guard case .temporary(let number) = id.key else {
+            self[id] = object
+            return
+        }
         object.isRegistered = true
-        temporaryBacklog.append((object.objectID, Entry.passUnretained(object)))
+        if backlogScopes.last?.scope !== id.scope { backlogScopes.append((temporaryBacklog.count, id.scope)) }
+        temporaryBacklog.append((number, Entry.passUnretained(object)))
     }
 
     /// Unregisters everything, as the context ends the link its objects hold (their marks are
@@ -200,12 +231,9 @@ struct ObjectRegistry {
     /// Whether `objects`, registered by `previousIDs`, are exactly the listed inserts, in order:
     /// compared by reference, without reading the objects themselves.
     private func isBacklog(of objects: [ManagedObject], from previousIDs: [ManagedObjectID]) -> Bool {
-        for index in objects.indices {
-            let listed = temporaryBacklog[index]
-            guard listed.entry.toOpaque() == Entry.passUnretained(objects[index]).toOpaque(),
-                  listed.id == previousIDs[index] else { return false }
+        forEachInBacklog { index, id, entry in
+            entry.toOpaque() == Entry.passUnretained(objects[index]).toOpaque() && id == previousIDs[index]
         }
-        return true
     }
 
     /// Makes room for `count` more objects in the table of the entity and store of `objectID`:
@@ -223,6 +251,7 @@ struct ObjectRegistry {
            isBacklog(of: objects, from: previousIDs) {
             // Exactly the listed inserts, in order, now permanent: nothing temporary is left.
             temporaryBacklog = []
+            backlogScopes = []
             for index in objects.indices { register(Entry.passUnretained(objects[index]), for: newIDs[index]) }
             return
         }
