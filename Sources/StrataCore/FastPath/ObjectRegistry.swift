@@ -79,8 +79,15 @@ struct ObjectRegistry {
     }
 
     /// Puts the backlog of temporary IDs in their table: before any lookup or removal by one.
+    @inline(__always)
     private mutating func fileTemporaryBacklog() {
-        guard !temporaryBacklog.isEmpty else { return }
+        if !temporaryBacklog.isEmpty { fileNonEmptyTemporaryBacklog() }
+    }
+
+    /// ``fileTemporaryBacklog()``'s work, kept out of line: the look-ups that check for a backlog
+    /// are on every fetched row's path, filing one is rare.
+    @inline(never)
+    private mutating func fileNonEmptyTemporaryBacklog() {
         temporary.reserveCapacity(temporary.count + temporaryBacklog.count)
         var filed = temporary
         temporary = [:]

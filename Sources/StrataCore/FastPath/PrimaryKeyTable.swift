@@ -109,13 +109,11 @@ struct PrimaryKeyTable<Entry> {
     /// Keeps `entry` for `key` and returns the value it replaces, if any.
     @discardableResult
     mutating func updateValue(_ entry: Entry, forKey key: Int64) -> Entry? {
-        if isDirect, makeDirectPlace(for: key) {
-            let index = Int(key)
-            defer { direct[index] = entry }
-            if direct[index] == nil { count += 1 }
-            return direct[index]
+        if isDirect, key >= 0, key < direct.count, let replaced = direct[Int(key)] {
+            direct[Int(key)] = entry
+            return replaced
         }
-        if let index = slot(of: key) {
+        if !isDirect, let index = slot(of: key) {
             defer { slots[index].entry = entry }
             return slots[index].entry
         }
@@ -180,15 +178,9 @@ struct PrimaryKeyTable<Entry> {
 
     /// The value for `key`, or the one `make` gives, kept for it: one look-up for both.
     mutating func value(for key: Int64, orInsert make: () throws -> Entry) rethrows -> Entry {
-        if isDirect, makeDirectPlace(for: key) {
-            let index = Int(key)
-            if let entry = direct[index] { return entry }
-            let entry = try make()
-            direct[index] = entry
-            count += 1
-            return entry
-        }
-        if let index = slot(of: key), let entry = slots[index].entry { return entry }
+        // One call of `make`, between the look-up and the insertion, as simple as can be: a
+        // caller's closure inlined into more places keeps its captures alive (retained) in each.
+        if let entry = self[key] { return entry }
         let entry = try make()
         insertNew(entry, for: key)
         return entry
@@ -196,6 +188,11 @@ struct PrimaryKeyTable<Entry> {
 
     /// Keeps `entry` for `key`, which the table does not hold.
     private mutating func insertNew(_ entry: Entry, for key: Int64) {
+        if isDirect, makeDirectPlace(for: key) {
+            direct[Int(key)] = entry
+            count += 1
+            return
+        }
         // Grown first when the table would be more than three quarters full, unless the key
         // goes to its home slot, free, without probing: keys placed by their low bits (the usual
         // run of an entity's keys from 1) then fill the table without colliding. A key whose
@@ -270,7 +267,8 @@ struct PrimaryKeyTable<Entry> {
     @inline(__always)
     private mutating func makeDirectPlace(for key: Int64) -> Bool {
         if key >= 0, key < direct.count { return true }
-        let places = max(Self.directMinimum, 2 * max(count + 1, announced))
+        let (doubled, overflow) = max(count + 1, announced).multipliedReportingOverflow(by: 2)
+        let places = overflow ? Int.max : max(Self.directMinimum, doubled)
         guard key >= 0, key < places else {
             turnIntoSlots()
             return false
