@@ -4,6 +4,7 @@ import Strata
 import StrataTestSupport
 import Synchronization
 import Testing
+@_spi(StoreImplementation) import StrataCore
 @testable import StrataSQLite
 
 /// SQL debug output: each statement an SQLite store runs, through swift-log at `.debug`, with its
@@ -133,6 +134,44 @@ struct SQLDebugOutputTests {
         #expect(SQLStatementLog.abbreviatingLiterals("SELECT 'unterminated") == "SELECT 'unterminated'")
         #expect(SQLStatementLog.milliseconds(.microseconds(1_234_567)) == "1234.567")
         #expect(SQLStatementLog.milliseconds(.nanoseconds(5_000)) == "0.005")
+    }
+
+    // Here rather than with the other to-many writes: it reads the statements a save runs, and
+    // setting the process-wide logger is what this suite runs one test at a time for.
+    @Test("a save writes a foreign key from the to-many side only where the destination's row written whole lacks it")
+    func toManyForeignKeysSkippedWhereWritten() throws {
+        let url = try TemporaryFolder.make().appendingPathComponent("written.sqlite")
+        let entries = try capturing(at: .debug) {
+            let coordinator = PersistentStoreCoordinator(managedObjectModel: try SQLiteToManyWriteTests.model())
+            let store = try coordinator.addPersistentStore(type: .sqlite, at: url)
+            func id(_ entity: String, _ key: Int64) -> ManagedObjectID {
+                ManagedObjectID(entityName: entity, storeIdentifier: store.identifier, primaryKey: key)
+            }
+            func book(_ key: Int64, by author: Int64? = nil) -> ObjectSnapshot {
+                ObjectSnapshot(objectID: id("Book", key), attributes: ["title": .string("Book \(key)")],
+                               toOne: author.map { ["author": id("Author", $0)] } ?? [:])
+            }
+            _ = try store.allocatePrimaryKeys(rootEntity: "Author", count: 1)
+            _ = try store.allocatePrimaryKeys(rootEntity: "Book", count: 9)
+            _ = try store.allocatePrimaryKeys(rootEntity: "Tag", count: 5)
+            try store.save(StoreSaveRequest(inserted: [book(9)]))
+            // Books 1, 2, 4, 3 and 6 carry their author in their own rows, out of key order past
+            // the first two; book 5 does not; book 9 is an updated row that does; tag 5 has the
+            // key of book 5 in another table, and carries its author.
+            var request = StoreSaveRequest(inserted: [
+                ObjectSnapshot(objectID: id("Author", 1), attributes: ["name": .string("Austen")],
+                               toMany: ["books": (1...6).map { id("Book", $0) } + [id("Book", 9)], "tags": [id("Tag", 5)]]),
+                book(1, by: 1), book(2, by: 1), book(4, by: 1), book(3, by: 1), book(5), book(6, by: 1),
+                ObjectSnapshot(objectID: id("Tag", 5), attributes: ["label": .string("novel")], toOne: ["author": id("Author", 1)]),
+            ])
+            request.updated = [book(9, by: 1)]
+            try store.save(request)
+        }.about(url)
+        let fromToMany = entries.map(\.message).filter { $0.hasPrefix("UPDATE Z") && $0.contains(" SET ZAUTHOR = ") && !$0.contains("Z_OPT") }
+        #expect(fromToMany == ["UPDATE ZBOOK SET ZAUTHOR = 1 WHERE Z_PK = 5"], "\(entries.map(\.message))")
+        #expect(try SQLiteShell.rows(url, "SELECT Z_PK || ':' || ifnull(ZAUTHOR, '-') FROM ZBOOK ORDER BY Z_PK")
+                == ["1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "9:1"])
+        #expect(try SQLiteShell.rows(url, "SELECT Z_PK || ':' || ifnull(ZAUTHOR, '-') FROM ZTAG ORDER BY Z_PK") == ["5:1"])
     }
 
     @Test("STRATA_SQL_DEBUG=1 in a fresh process logs each statement as written, with its time")

@@ -89,6 +89,9 @@ struct ObjectRegistry {
     @inline(never)
     private mutating func fileNonEmptyTemporaryBacklog() {
         temporary.reserveCapacity(temporary.count + temporaryBacklog.count)
+        // The walk below reads `self`, so its closure cannot write `self.temporary`: the table is
+        // moved out for the walk (left empty, not copied, so it stays uniquely held and is filled
+        // in place) and moved back after.
         var filed = temporary
         temporary = [:]
         _ = forEachInBacklog { _, id, entry in
