@@ -63,4 +63,43 @@ struct ObjectRegistryTests {
         let fresh = ManagedObjectContext(coordinator: coordinator)
         #expect(Set(try fresh.fetch(FetchRequest(entityName: "Employee")).map(\.objectID)) == Set([objects[1].objectID, objects[2].objectID]))
     }
+
+    @Test("A save that fails gives new objects back the temporary IDs the registry lists, whether looked up or not",
+          arguments: [false, true])
+    func failedSaveRestoresTemporaryIDs(lookedUp: Bool) throws {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try SampleModels.company())
+        try coordinator.addPersistentStore(type: .inMemory)
+        let setup = ManagedObjectContext(coordinator: coordinator)
+        try setup.insertNewObject(forEntityName: "Employer").setValue("Acme", forKey: "name")
+        try setup.save()
+
+        // The employer is changed here and deleted elsewhere: the save fails as a merge conflict.
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let employer = try #require(try context.fetch(FetchRequest(entityName: "Employer")).first)
+        let elsewhere = ManagedObjectContext(coordinator: coordinator)
+        try elsewhere.delete(try elsewhere.existingObject(with: employer.objectID))
+        try elsewhere.save()
+        try employer.setValue("Acme Ltd", forKey: "name")
+        let objects = try ["Employee", "Employer", "Employee"].map { entity in
+            let object = try context.insertNewObject(forEntityName: entity)
+            try object.setValue(entity, forKey: "name")
+            return object
+        }
+        let temporaryIDs = objects.map(\.objectID)
+        // A lookup by a temporary ID puts the registry's list of new objects in its table.
+        if lookedUp { #expect(context.registeredObject(for: temporaryIDs[1]) === objects[1]) }
+
+        #expect(throws: StoreError.self) { try context.save() }
+        #expect(objects.map(\.objectID) == temporaryIDs)
+        for (object, temporary) in zip(objects, temporaryIDs) { #expect(context.registeredObject(for: temporary) === object) }
+
+        // Without the conflicting change, the same objects save and are registered by their saved IDs.
+        try context.refresh(employer, mergeChanges: false)
+        try context.save()
+        for (object, temporary) in zip(objects, temporaryIDs) {
+            #expect(!object.objectID.isTemporaryID)
+            #expect(context.registeredObject(for: object.objectID) === object)
+            #expect(context.registeredObject(for: temporary) == nil)
+        }
+    }
 }

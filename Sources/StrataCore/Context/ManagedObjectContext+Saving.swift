@@ -36,10 +36,8 @@ extension ManagedObjectContext {
         // Each pass below visits every saved object, whose memory a large save has long left the
         // cache: the passes that only call methods the base class leaves empty are skipped, and
         // what one pass reads is kept for the next instead of read again.
-        let listedVersion = changeLists.version
-        let listedInsertedIDs = changeLists.inserted.map(\.objectID)
         post(Self.willSaveNotification, ContextChanges(
-            insertedIDs: listedInsertedIDs, updatedIDs: changeLists.updated.map(\.objectID),
+            insertedIDs: changeLists.inserted.map(\.objectID), updatedIDs: changeLists.updated.map(\.objectID),
             deletedIDs: changeLists.deleted.map(\.objectID) + storeCascades.unregistered.map(\.objectID)))
         if changeLists.holdsSubclassObjects { callWillSave() }
         // What the save writes is what the hooks left.
@@ -53,14 +51,17 @@ extension ManagedObjectContext {
         let callsDidSave = changeLists.holdsSubclassObjects
 
         // The new committed states of `inserted`, then of `updated`, in their order; the IDs the
-        // inserted objects were registered by before the save.
+        // inserted objects were registered by before the save (nil: the registry's list of new
+        // objects, ``ObjectRegistry/temporaryIDs(of:)``).
         var committed: [ObjectSnapshot] = []
-        var previousInsertedIDs: [ManagedObjectID] = []
+        var previousInsertedIDs: [ManagedObjectID]?
         var rounds = 0
         // A conflict costs nothing until it happens: the stores find it with the versions they
         // read anyway, and the context's merge policy resolves it before the save tries again.
         while true {
-            let listed = rounds == 0 && changeLists.version == listedVersion ? listedInsertedIDs : inserted.map(\.objectID)
+            // The registry's list of new objects tells their temporary IDs when it lists exactly
+            // them (a save's usual case): they are not listed again, and held while the stores write.
+            let listed = registry.listsExactly(inserted) ? nil : inserted.map(\.objectID)
             do {
                 if let parent {
                     committed = try push(into: parent, inserted: inserted, updated: updated, deleted: deleted)
@@ -111,7 +112,7 @@ extension ManagedObjectContext {
         // ones the last the loop above visited.
         committed = []
         let savedInsertedIDs = inserted.map(\.objectID)
-        registry.rekey(inserted, from: previousInsertedIDs, to: savedInsertedIDs)
+        registry.rekey(inserted, from: previousInsertedIDs ?? registry.temporaryIDs(of: inserted), to: savedInsertedIDs)
         let deletedIDs = deleted.map(\.objectID) + storeCascades.unregistered.map(\.objectID)
         storeCascades.removeAll()
         for object in deleted {
@@ -184,20 +185,22 @@ extension ManagedObjectContext {
     ///
     /// Inserted objects carry their permanent IDs from here on (their snapshots and their
     /// destinations' read them without a lookup), still registered by their previous IDs
-    /// (`previousIDs`), which the caller replaces once the save landed. When the save fails they
-    /// take their previous IDs back, and nothing in the context has changed.
+    /// (`previousIDs`, or nil when the registry's list of new objects holds them), which the
+    /// caller replaces once the save landed. When the save fails they take their previous IDs
+    /// back, and nothing in the context has changed.
     private func saveToStores(
-        inserted: [ManagedObject], previousIDs: [ManagedObjectID], updated: [ManagedObject], deleted: [ManagedObject]
+        inserted: [ManagedObject], previousIDs listed: [ManagedObjectID]?, updated: [ManagedObject], deleted: [ManagedObject]
     ) throws -> [ObjectSnapshot] {
-        // The list of permanent IDs goes once the objects carry them: it is not held while the
-        // stores write.
+        // The lists of the objects' IDs go once the objects carry their permanent ones: they are
+        // not held while the stores write.
         do {
-            let permanentIDs = try persistentStoreCoordinator.permanentIDs(inPlaceOf: previousIDs)
+            let permanentIDs = try persistentStoreCoordinator.permanentIDs(inPlaceOf: listed ?? inserted.map(\.objectID))
             for (object, id) in zip(inserted, permanentIDs) { object.objectID = id }
         }
         do {
             return try sendToStores(inserted: inserted, updated: updated, deleted: deleted)
         } catch {
+            let previousIDs = listed ?? registry.temporaryIDs(of: inserted)
             let permanentIDs = inserted.map(\.objectID)
             for (object, id) in zip(inserted, previousIDs) { object.objectID = id }
             guard case StoreError.constraintConflict(let conflicts) = error else { throw error }

@@ -246,6 +246,28 @@ struct ObjectRegistry {
         }
     }
 
+    /// Whether the list of new objects is exactly `objects`, in order, and no other object is
+    /// registered by a temporary ID: then the list tells each one's temporary ID while they carry
+    /// others (``temporaryIDs(of:)``), and the caller need not keep them. Compared by reference,
+    /// without reading the objects.
+    func listsExactly(_ objects: [ManagedObject]) -> Bool {
+        temporary.isEmpty && temporaryBacklog.count == objects.count
+            && forEachInBacklog { index, _, entry in entry.toOpaque() == Entry.passUnretained(objects[index]).toOpaque() }
+    }
+
+    /// The temporary IDs `objects` are registered by, in order, read from the list of new objects
+    /// (which ``listsExactly(_:)`` must tell is theirs), whatever IDs the objects carry by now.
+    func temporaryIDs(of objects: [ManagedObject]) -> [ManagedObjectID] {
+        precondition(listsExactly(objects), "the list of new objects is not these objects")
+        var ids: [ManagedObjectID] = []
+        ids.reserveCapacity(objects.count)
+        _ = forEachInBacklog { _, id, _ in
+            ids.append(id)
+            return true
+        }
+        return ids
+    }
+
     /// Makes room for `count` more objects in the table of the entity and store of `objectID`:
     /// what a fetch of that many rows, usually of one entity, asks before registering them.
     mutating func reserveCapacity(_ count: Int, like objectID: ManagedObjectID) {
