@@ -32,9 +32,9 @@ enum Thresholds {
         Threshold(key: "object.block.item2", what: "heap block of a fetched object, 2 attributes", unit: "B", limit: 88, measured: 72),
         Threshold(key: "object.block.item6", what: "heap block of a fetched object, 6 attributes", unit: "B", limit: 88, measured: 72),
         Threshold(key: "object.block.item12", what: "heap block of a fetched object, 12 attributes", unit: "B", limit: 88, measured: 72),
-        Threshold(key: "heap.per.object.item2", what: "heap held per fetched, read object, 2 attributes", unit: "B", limit: 310, measured: 282.5),
-        Threshold(key: "heap.per.object.item6", what: "heap held per fetched, read object, 6 attributes", unit: "B", limit: 485, measured: 442.6),
-        Threshold(key: "heap.per.object.item12", what: "heap held per fetched, read object, 12 attributes", unit: "B", limit: 645, measured: 587.0),
+        Threshold(key: "heap.per.object.item2", what: "heap held per fetched, read object, 2 attributes", unit: "B", limit: 290, measured: 264.3),
+        Threshold(key: "heap.per.object.item6", what: "heap held per fetched, read object, 6 attributes", unit: "B", limit: 465, measured: 424.4),
+        Threshold(key: "heap.per.object.item12", what: "heap held per fetched, read object, 12 attributes", unit: "B", limit: 625, measured: 568.7),
         Threshold(key: "iterate.after.fetch", what: "resident once a batched fetch returned", unit: "MiB", limit: 36, measured: 30.9),
         Threshold(key: "iterate.peak", what: "peak resident iterating rows 500 at a time", unit: "MiB", limit: 37, measured: 32.0),
     ]

@@ -11,15 +11,16 @@ public struct NameMap<Value>: ExpressibleByDictionaryLiteral, Sequence {
     @usableFromInline
     struct Entry {
         @usableFromInline let name: String
-        @usableFromInline let bits: NameBits
         @usableFromInline var value: Value
 
         @inlinable
-        init(name: String, bits: NameBits, value: Value) {
+        init(name: String, value: Value) {
             self.name = name
-            self.bits = bits
             self.value = value
         }
+
+        /// The name's two words, read from the name itself (not kept twice).
+        @inlinable var bits: NameBits { NameBits(name) }
     }
 
     // The map's code is inlinable: stores fill snapshots' to-ones from their own modules, where
@@ -40,7 +41,7 @@ public struct NameMap<Value>: ExpressibleByDictionaryLiteral, Sequence {
     public init(_ dictionary: [String: Value]) {
         guard !dictionary.isEmpty else { return }
         entries.reserveCapacity(dictionary.count)
-        for (name, value) in dictionary { entries.append(Entry(name: name, bits: NameBits(name), value: value)) }
+        for (name, value) in dictionary { entries.append(Entry(name: name, value: value)) }
     }
 
     @inlinable
@@ -58,7 +59,7 @@ public struct NameMap<Value>: ExpressibleByDictionaryLiteral, Sequence {
             if let index = index(of: name) {
                 if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
             } else if let newValue {
-                let entry = Entry(name: name, bits: NameBits(name), value: newValue)
+                let entry = Entry(name: name, value: newValue)
                 // A first entry as a literal: growing an empty array goes through a generic
                 // standard-library path several times as long.
                 if entries.isEmpty { entries = [entry] } else { entries.append(entry) }
@@ -78,7 +79,7 @@ public struct NameMap<Value>: ExpressibleByDictionaryLiteral, Sequence {
     mutating func modify<Result>(_ name: String, default defaultValue: @autoclosure () -> Value,
                                  _ body: (inout Value) throws -> Result) rethrows -> Result {
         let index = index(of: name) ?? {
-            entries.append(Entry(name: name, bits: NameBits(name), value: defaultValue()))
+            entries.append(Entry(name: name, value: defaultValue()))
             return entries.count - 1
         }()
         return try body(&entries[index].value)
