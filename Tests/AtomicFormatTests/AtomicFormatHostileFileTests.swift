@@ -4,9 +4,10 @@ import Strata
 @_spi(StoreImplementation) import StrataTestSupport
 import Testing
 
+// A guard against a hang, longer than a whole sanitizer run (docs/testing.md says why).
 /// Every atomic format refuses damaged files with a typed error naming the file and a place in
 /// it, never crashes or hangs, and never changes a file it cannot read.
-@Suite("Atomic store formats: hostile files", .timeLimit(.minutes(2)))
+@Suite("Atomic store formats: hostile files", .timeLimit(.minutes(30)))
 struct AtomicFormatHostileFileTests {
     let model: ManagedObjectModel
 

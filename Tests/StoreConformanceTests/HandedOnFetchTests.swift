@@ -23,10 +23,11 @@ final class CuriousEmployee: ManagedObject {
     }
 }
 
+// A guard against a hang, longer than a whole sanitizer run (docs/testing.md says why).
 /// A fetch the stores answer whole reaches the context as the store reads it, a run of rows at a
 /// time (``SnapshotReceiver``; the SQLite store hands on ``SQLiteStore/handedRowCount`` rows at
 /// a time, the other stores their whole answer): every object arrives, in order, filled once.
-@Suite("Fetches handed on as read", .timeLimit(.minutes(2)))
+@Suite("Fetches handed on as read", .timeLimit(.minutes(30)))
 struct HandedOnFetchTests {
     /// More rows than the SQLite store hands on at once: three runs, the last one short.
     static let rowCount = 2 * SQLiteStore.handedRowCount + 3

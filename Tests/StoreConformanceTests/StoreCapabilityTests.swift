@@ -94,9 +94,10 @@ final class RowCacheOnlyStore: CoreOnlyStore, RowCacheFetchStore, @unchecked Sen
     }
 }
 
+// A guard against a hang, longer than a whole sanitizer run (docs/testing.md says why).
 /// The coordinator takes each capability a store declares (the SQLite store's fast paths), and
 /// does the same work with the core requirements for a store that declares none.
-@Suite("Store capabilities", .timeLimit(.minutes(2)))
+@Suite("Store capabilities", .timeLimit(.minutes(30)))
 struct StoreCapabilityTests {
     /// A coordinator whose only store is `wrap` around a fresh store of `store`'s type, holding
     /// three employees of one employer.

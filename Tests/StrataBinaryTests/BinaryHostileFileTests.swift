@@ -5,10 +5,11 @@ import Strata
 @_spi(StoreImplementation) import StrataTestSupport
 import Testing
 
+// A guard against a hang, longer than a whole sanitizer run (docs/testing.md says why).
 /// The binary store refuses damaged headers, sections and hand-written payloads with a
 /// `corruptStore` error at the right offset. What every atomic format refuses alike (truncation,
 /// bit flips, hostile files through the coordinator) is in `AtomicFormatTests`.
-@Suite("Binary store: hostile files", .timeLimit(.minutes(2)))
+@Suite("Binary store: hostile files", .timeLimit(.minutes(30)))
 struct BinaryHostileFileTests {
     static let path = "/hostile/pets.binary"
     let model: ManagedObjectModel
