@@ -50,10 +50,10 @@ extension ManagedObjectContext {
         }
         let callsDidSave = changeLists.holdsSubclassObjects
 
-        // The new committed states of `inserted`, then of `updated`, in their order; the IDs the
+        // The new committed states of `inserted` and `updated`, in their order; the IDs the
         // inserted objects were registered by before the save (nil: the registry's list of new
         // objects, ``ObjectRegistry/temporaryIDs(of:)``).
-        var committed: [ObjectSnapshot] = []
+        var committed = SavedStates()
         var previousInsertedIDs: [ManagedObjectID]?
         var rounds = 0
         // A conflict costs nothing until it happens: the stores find it with the versions they
@@ -93,24 +93,25 @@ extension ManagedObjectContext {
         // no pending change any more; then inserted objects are registered by their saved IDs.
         var updatedIDs: [ManagedObjectID] = []
         updatedIDs.reserveCapacity(updated.count)
-        // Moved out of the list one by one, last first, rather than copied.
-        var position = committed.count
-        while let snapshot = committed.popLast() {
-            position -= 1
-            let object = position < inserted.count ? inserted[position] : updated[position - inserted.count]
-            if position >= inserted.count { updatedIDs.append(object.objectID) }
-            // The saved to-ones are the object's destinations, as the snapshot was made from them;
-            // the saved values are its current ones when the snapshot holds the very storage of
-            // them (no transient values left out), kept once rather than written down apart.
-            let attributesAreCurrent = snapshot.attributes.sharesStorage(with: object.attributeValues)
-            object.commit(snapshot, attributesAreCurrent: attributesAreCurrent)
-            object.pendingChange = .none
+        // Moved out of the lists one by one, last first, rather than copied.
+        while let snapshot = committed.updated.popLast() {
+            let object = updated[committed.updated.count]
+            updatedIDs.append(object.objectID)
+            object.commitSaved(snapshot)
         }
         updatedIDs.reverse()
+        if var states = committed.inserted {
+            while let snapshot = states.popLast() { inserted[states.count].commitSaved(snapshot) }
+        } else {
+            // Sent in parts: each new object's saved state is its current one, made again, one
+            // object at a time, as the part it went in was made.
+            for object in inserted {
+                object.commitSaved(object.currentSnapshot(version: 1, leavingOutHeldToManys: true) ?? object.currentSnapshot(version: 1))
+            }
+        }
         // The inserted objects carry their saved IDs (those their snapshots were sent with; their
-        // own ones when the save went into a parent), read once the snapshots are gone, the first
-        // ones the last the loop above visited.
-        committed = []
+        // own ones when the save went into a parent), read once the snapshots are gone.
+        committed = SavedStates()
         let savedInsertedIDs = inserted.map(\.objectID)
         registry.rekey(inserted, from: previousInsertedIDs ?? registry.temporaryIDs(of: inserted), to: savedInsertedIDs)
         let deletedIDs = deleted.map(\.objectID) + storeCascades.unregistered.map(\.objectID)
@@ -181,7 +182,7 @@ extension ManagedObjectContext {
     }
 
     /// Writes the changes through the coordinator; returns the new committed states of
-    /// `inserted` (whose IDs are the permanent ones), then of `updated`.
+    /// `inserted` (whose IDs are the permanent ones) and of `updated`.
     ///
     /// Inserted objects carry their permanent IDs from here on (their snapshots and their
     /// destinations' read them without a lookup), still registered by their previous IDs
@@ -190,7 +191,7 @@ extension ManagedObjectContext {
     /// back, and nothing in the context has changed.
     private func saveToStores(
         inserted: [ManagedObject], previousIDs listed: [ManagedObjectID]?, updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> [ObjectSnapshot] {
+    ) throws -> SavedStates {
         // The lists of the objects' IDs go once the objects carry their permanent ones: they are
         // not held while the stores write.
         do {
@@ -198,7 +199,12 @@ extension ManagedObjectContext {
             for (object, id) in zip(inserted, permanentIDs) { object.objectID = id }
         }
         do {
-            return try sendToStores(inserted: inserted, updated: updated, deleted: deleted)
+            do {
+                return try sendToStores(inserted: inserted, updated: updated, deleted: deleted, inParts: true)
+            } catch PartedSave.Fallback.wholeSaveNeeded {
+                // A new object's to-many must be written from its side: the save goes whole.
+                return try sendToStores(inserted: inserted, updated: updated, deleted: deleted, inParts: false)
+            }
         } catch {
             let previousIDs = listed ?? registry.temporaryIDs(of: inserted)
             let permanentIDs = inserted.map(\.objectID)
@@ -217,16 +223,15 @@ extension ManagedObjectContext {
     }
 
     /// The snapshots of a save, once inserted objects carry their permanent IDs, sent through
-    /// the coordinator; returns the new committed states of `inserted`, then of `updated`.
+    /// the coordinator; returns the new committed states of `inserted` (nil when they went in
+    /// parts: ``sendInParts(_:to:lastPart:)``) and of `updated`.
     private func sendToStores(
-        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> [ObjectSnapshot] {
+        inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], inParts: Bool
+    ) throws -> SavedStates {
         var request = StoreSaveRequest()
         request.transactionInfo = historyTransactionInfo
-        request.inserted.reserveCapacity(inserted.count)
         request.updated.reserveCapacity(updated.count)
         request.changedProperties.reserveCapacity(updated.count)
-        for object in inserted { request.inserted.append(object.currentSnapshot(version: 1)) }
         var updatedStates: [ObjectSnapshot] = []
         updatedStates.reserveCapacity(updated.count)
         for object in updated {
@@ -247,28 +252,31 @@ extension ManagedObjectContext {
             request.deleted.append(.init(objectID: object.objectID, version: object.committed?.version ?? 1))
         }
         request.deleted += storeCascades.unregistered
+        if inParts, let store = partedSaveStore(inserted: inserted, updated: updated, deleted: request.deleted) {
+            try sendInParts(inserted, to: store, lastPart: request)
+            return SavedStates(inserted: nil, updated: updatedStates)
+        }
+        request.inserted.reserveCapacity(inserted.count)
+        for object in inserted { request.inserted.append(object.currentSnapshot(version: 1)) }
         try persistentStoreCoordinator.save(request)
         // The inserted objects' committed states are the snapshots sent: moved out of the request,
         // not copied into another list.
         var committed: [ObjectSnapshot] = []
         swap(&committed, &request.inserted)
         assert(committed.count == inserted.count && updatedStates.count == updated.count)
-        // A save of updates alone hands its list back as it is, not copied onto an empty one.
-        if committed.isEmpty { return updatedStates }
-        committed.append(contentsOf: updatedStates)
-        return committed
+        return SavedStates(inserted: committed, updated: updatedStates)
     }
 
     /// Pushes the changes into the parent context; returns the new committed states of
-    /// `inserted`, then of `updated`.
+    /// `inserted` and of `updated`.
     private func push(
         into parent: ManagedObjectContext,
         inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject]
-    ) throws -> [ObjectSnapshot] {
+    ) throws -> SavedStates {
         // Nothing is pushed while the parent changed an object since this context read it.
         let conflicts = try conflictsWithParent(parent, updated: updated, deleted: deleted)
         if !conflicts.isEmpty { throw StoreError.mergeConflict(conflicts) }
-        var committed: [ObjectSnapshot] = []
+        var committed = SavedStates()
         for object in inserted {
             if let target = parent.registry[object.objectID] {
                 // A delete this context saved into the parent and has undone since: the parent's
@@ -289,13 +297,18 @@ extension ManagedObjectContext {
                 parent.pendingChanges.insertedIDs.insert(copy.objectID)
             }
         }
-        for object in inserted + updated {
+        /// Hands `object`'s current state to its parent's object; returns that state.
+        func pushValues(of object: ManagedObject) throws -> ObjectSnapshot {
             let target = try parent.existingObject(with: object.objectID)
             let snapshot = object.currentSnapshot(version: object.committed?.version ?? 0)
             try target.apply(snapshot, transientFrom: object)
             parent.markUpdated(target)
-            committed.append(snapshot)
+            return snapshot
         }
+        var insertedStates: [ObjectSnapshot] = []
+        for object in inserted { insertedStates.append(try pushValues(of: object)) }
+        committed.inserted = insertedStates
+        for object in updated { committed.updated.append(try pushValues(of: object)) }
         for object in deleted {
             let target = try parent.object(with: object.objectID)
             if target.pendingChange == .inserted {
@@ -312,6 +325,17 @@ extension ManagedObjectContext {
 }
 
 extension ManagedObject {
+    /// Takes `snapshot`, the state a save just wrote, as the object's saved state, and leaves
+    /// it with no pending change. The saved to-ones are the object's destinations, as the
+    /// snapshot was made from them; the saved values are its current ones when the snapshot
+    /// holds the very storage of them (no transient values left out), kept once rather than
+    /// written down apart.
+    func commitSaved(_ snapshot: consuming ObjectSnapshot) {
+        let attributesAreCurrent = snapshot.attributes.sharesStorage(with: attributeValues)
+        commit(snapshot, attributesAreCurrent: attributesAreCurrent)
+        pendingChange = .none
+    }
+
     /// Takes over the values of a snapshot (and the transient values of `source`) without
     /// touching inverses: the snapshot already holds both sides of every changed relationship.
     func apply(_ snapshot: ObjectSnapshot, transientFrom source: ManagedObject) throws {

@@ -222,6 +222,36 @@ extension PersistentStoreCoordinator {
         }
     }
 
+    /// The store holding `storeIdentifier`'s objects and how many new objects each part of a
+    /// save of `count` of them holds, when that store takes such a save in parts
+    /// (``PartedSaveStore``); nil when the save goes whole.
+    func partedSave(in storeIdentifier: String?, newObjects count: Int) -> (store: any PartedSaveStore, perPart: Int)? {
+        guard let storeIdentifier, let store = persistentStore(withIdentifier: storeIdentifier) as? any PartedSaveStore,
+              let perPart = store.newObjectsPerPart(ofSaving: count), perPart > 0, perPart < count else { return nil }
+        return (store, perPart)
+    }
+
+    /// Sends `store` a save in the parts `nextPart` gives (``PartedSaveStore``): what
+    /// ``save(_:)`` does for a save whose objects are all in that store.
+    func save(inParts store: any PartedSaveStore, _ nextPart: () throws -> StoreSaveRequest?) throws {
+        // The parts' updated and deleted rows, read again afterwards as ``save(_:)`` does (new
+        // rows are in no cache).
+        var touched: [ManagedObjectID] = []
+        defer {
+            rowCache.remove(touched)
+            if managedObjectModel.hasDerivationsThroughRelationships { rowCache.removeAll() }
+        }
+        do {
+            try store.save(inParts: {
+                let part = try nextPart()
+                if let part { touched += part.updated.lazy.map(\.objectID) + part.deleted.lazy.map(\.objectID) }
+                return part
+            })
+        } catch StoreError.mergeConflict(let conflicts) {
+            throw StoreError.mergeConflict(conflicts.map(placedAgainstRowCache))
+        }
+    }
+
     /// A conflict a store reported, told apart as Core Data does: when the row cache holds the
     /// row at the version the store has, the conflict is with the coordinator (its cached row,
     /// no persisted one); otherwise it is between the coordinator and the store.

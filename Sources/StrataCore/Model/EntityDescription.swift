@@ -164,6 +164,14 @@ public struct EntityDescription: Sendable, Hashable {
         set { storage.update { $0.inverseRelationships = newValue } }
     }
 
+    /// The name of the stored to-one, the inverse of the unordered to-many `name`, whose
+    /// destinations' rows can carry that to-many; nil for any other to-many.
+    func inverseToOneHolding(_ name: String) -> String? {
+        guard let relationship = relationship(named: name), relationship.isToMany, !relationship.isOrdered, !relationship.isTransient,
+              let inverse = inverseRelationships[name], !inverse.isToMany, !inverse.isTransient else { return nil }
+        return inverse.name
+    }
+
     /// The description's values, shared by every copy: an object or a model holding an entity
     /// holds one reference, and the property lists are made once, when the properties are set.
     private var storage: SharedFields<Fields>

@@ -77,6 +77,16 @@ extension ManagedObject {
     /// a temporary ID known only as an ID is named by its registered object's current ID (which
     /// differs while a save gives inserted objects permanent IDs).
     func currentSnapshot(version: Int64) -> ObjectSnapshot {
+        // Nil only when leaving to-manys out.
+        currentSnapshot(version: version, leavingOutHeldToManys: false)!
+    }
+
+    /// ``currentSnapshot(version:)`` for a part of a save (``PartedSaveStore``) with
+    /// `leavingOutHeldToManys`: without each unordered to-many whose inverse is a stored to-one
+    /// that every destination holds this object in and is saved with (its row carries the
+    /// relationship); nil when such a to-many has a destination that does not, or is known by
+    /// IDs only, and so must be written from this side.
+    func currentSnapshot(version: Int64, leavingOutHeldToManys: Bool) -> ObjectSnapshot? {
         func current(_ ids: [ManagedObjectID]) -> [ManagedObjectID] {
             guard ids.contains(where: \.isTemporaryID), let context = managedObjectContext else { return ids }
             return ids.map { context.registry[$0]?.objectID ?? $0 }
@@ -93,9 +103,15 @@ extension ManagedObject {
             toMany = entity.emptyStoredToMany
         } else {
             for name in entity.storedToManyNames {
+                let heldBy = leavingOutHeldToManys ? entity.inverseToOneHolding(name) : nil
                 if let loaded = toManyValues[name] {
+                    if let heldBy {
+                        guard loaded.allSatisfy({ $0.holds(self, in: heldBy) }) else { return nil }
+                        continue
+                    }
                     toMany[name] = loaded.map { $0.objectID }
                 } else if let known = unresolvedToMany[name] {
+                    if heldBy != nil { return nil }
                     toMany[name] = current(known)
                 } else if !hasCommittedState {
                     toMany[name] = []
@@ -103,6 +119,12 @@ extension ManagedObject {
             }
         }
         return ObjectSnapshot(objectID: objectID, version: version, attributes: attributes, toOne: currentToOneIDs(), toMany: toMany)
+    }
+
+    /// Whether this object holds `owner` in its to-one `name` and is written by the save under
+    /// way (inserted or updated), so that its row carries the relationship.
+    private func holds(_ owner: ManagedObject, in name: String) -> Bool {
+        (pendingChange == .inserted || pendingChange == .updated) && !isFault && toOne(named: name) === owner
     }
 
     /// The IDs of the object's stored to-one destinations.
@@ -167,7 +189,10 @@ extension ManagedObject {
             let key = relationship.name
             if relationship.isToMany {
                 guard let current = now.toMany[key] else { continue }
-                let previous = before.toMany[key] ?? []
+                // A saved object's to-many that its saved state leaves out (a parted save's new
+                // object's) is as its store holds it.
+                let previous = before.toMany[key]
+                    ?? (hasCommittedState ? (try? managedObjectContext?.relatedObjectIDs(of: self, relationship: key)) ?? [] : [])
                 let differs = relationship.isOrdered ? current != previous : Set(current) != Set(previous)
                 if differs, !(current.isEmpty && !hasCommittedState) { changes[key] = try? value(forKey: key) }
             } else if now.toOne[key] != before.toOne[key] {

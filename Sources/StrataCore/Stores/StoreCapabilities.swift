@@ -124,3 +124,25 @@ public protocol CascadeListingStore: PersistentStore {
     /// does not keep that relationship as its inverse's foreign key.
     func destinationsWithVersions(of sources: [ManagedObjectID], relationship: String) throws -> [StoreSaveRequest.DeletedObject]?
 }
+
+/// A store that takes a large save in parts inside one transaction: the new objects a few
+/// thousand at a time, then the updates and deletes, so that the saving context never holds the
+/// snapshots of every new object at once. The SQLite store.
+///
+/// The parts' new objects leave out each unordered to-many whose inverse is a to-one held by
+/// every destination the save writes: the destinations' rows carry it. A part that cannot be
+/// taken so makes the context send the save whole instead.
+///
+/// Without it (or when ``newObjectsPerPart(ofSaving:)`` returns nil) the context sends one
+/// ``StoreSaveRequest`` to ``PersistentStore/save(_:)``.
+@_spi(StoreImplementation)
+public protocol PartedSaveStore: PersistentStore {
+    /// How many new objects each part of a save of `count` new objects holds; nil when the store
+    /// takes that save whole (too small to part, or a store state that needs every row at once,
+    /// such as persistent history, derived attributes or uniqueness constraints).
+    func newObjectsPerPart(ofSaving count: Int) -> Int?
+    /// Applies the requests `nextPart` gives until it gives nil, in one transaction: all of them
+    /// land or none does. Every part but the last holds new objects only; the last one holds
+    /// the updates and deletes, whose conflicts are found as ``PersistentStore/save(_:)`` finds them.
+    func save(inParts nextPart: () throws -> StoreSaveRequest?) throws
+}

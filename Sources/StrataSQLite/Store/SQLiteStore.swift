@@ -21,6 +21,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public let model: ManagedObjectModel
     /// Whether the store was opened with `StoreOption/readOnly`.
     public let isReadOnly: Bool
+    /// ``StoreOption/sqliteNewObjectsPerPart``.
+    let newObjectsPerPart: Int
     let schema: SQLiteSchema
     /// The persistent-history tables, when the store was opened with
     /// ``StoreOption/persistentHistoryTracking`` (see `SQLiteStore+History.swift`).
@@ -78,6 +80,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.configurationName = description.configurationName
         self.model = description.model
         self.isReadOnly = description.isReadOnly
+        self.newObjectsPerPart = try Self.newObjectsPerPart(description)
         let path = url.path
         do {
             let connection = try SQLiteConnection(path: path, mode: Self.accessMode(for: description, path: path))
@@ -281,15 +284,27 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     @_spi(StoreImplementation) public func save(_ request: StoreSaveRequest) throws {
+        var whole: StoreSaveRequest? = request
+        try save(inParts: {
+            defer { whole = nil }
+            return whole
+        })
+    }
+
+    /// Applies each part `nextPart` gives in one transaction (one part: ``save(_:)``); see
+    /// ``PartedSaveStore``.
+    @_spi(StoreImplementation) public func save(inParts nextPart: () throws -> StoreSaveRequest?) throws {
         try refuseWritingIfReadOnly()
         try withConnection { state in
             let writer = SQLiteRowWriter(connection: state.connection, schema: schema, storeIdentifier: state.identifier, layouts: state.layouts,
                                          file: url?.path ?? "")
             try state.connection.transaction {
-                try recordHistory(request, state)
-                try writer.apply(request)
-                try SQLiteEntityColumnWriter(connection: state.connection, schema: schema).update(after: request)
-                try SQLiteDerivedColumnWriter(connection: state.connection, schema: schema).update(after: request)
+                while let part = try nextPart() {
+                    try recordHistory(part, state)
+                    try writer.apply(part)
+                    try SQLiteEntityColumnWriter(connection: state.connection, schema: schema).update(after: part)
+                    try SQLiteDerivedColumnWriter(connection: state.connection, schema: schema).update(after: part)
+                }
                 try state.connection.run("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1",
                                          [.blob(try MetadataPropertyList.encode(state.metadata))])
                 try Self.writePendingModelCache(state)
@@ -297,6 +312,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             state.pendingModelCache = nil
         }
     }
+
 
     @_spi(StoreImplementation) public func contentsImage() throws -> StoreImage {
         try withConnection { state in
@@ -342,4 +358,4 @@ extension SQLiteStore: BuiltInStoreFamily {
 /// Every optional store capability (see the class's summary).
 @_spi(StoreImplementation)
 extension SQLiteStore: StreamingFetchStore, RowCacheFetchStore, ObjectIDFetchStore, ObjectCountStore, GroupingStore,
-    RowValuesStore, SnapshotBatchStore, BatchExecutingStore {}
+    RowValuesStore, SnapshotBatchStore, BatchExecutingStore, PartedSaveStore {}
