@@ -113,7 +113,11 @@ extension ManagedObjectContext {
         // own ones when the save went into a parent), read once the snapshots are gone.
         committed = SavedStates()
         let savedInsertedIDs = inserted.map(\.objectID)
-        registry.rekey(inserted, from: previousInsertedIDs ?? registry.temporaryIDs(of: inserted), to: savedInsertedIDs)
+        if let previousInsertedIDs {
+            registry.rekey(inserted, from: previousInsertedIDs, to: savedInsertedIDs)
+        } else {
+            registry.rekeyListed(inserted, to: savedInsertedIDs)
+        }
         let deletedIDs = deleted.map(\.objectID) + storeCascades.unregistered.map(\.objectID)
         storeCascades.removeAll()
         for object in deleted {
@@ -192,12 +196,10 @@ extension ManagedObjectContext {
     private func saveToStores(
         inserted: [ManagedObject], previousIDs listed: [ManagedObjectID]?, updated: [ManagedObject], deleted: [ManagedObject]
     ) throws -> SavedStates {
-        // The lists of the objects' IDs go once the objects carry their permanent ones: they are
-        // not held while the stores write.
-        do {
-            let permanentIDs = try persistentStoreCoordinator.permanentIDs(inPlaceOf: listed ?? inserted.map(\.objectID))
-            for (object, id) in zip(inserted, permanentIDs) { object.objectID = id }
-        }
+        // The temporary IDs are read from the objects (or `listed`) and the permanent ones given
+        // back to them: no list of either is made.
+        try persistentStoreCoordinator.assignPermanentIDs(count: inserted.count, reading: { listed?[$0] ?? inserted[$0].objectID },
+                                                          assigning: { inserted[$0].objectID = $1 })
         do {
             do {
                 return try sendToStores(inserted: inserted, updated: updated, deleted: deleted, inParts: true)

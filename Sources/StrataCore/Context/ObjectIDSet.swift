@@ -78,7 +78,14 @@ struct ObjectIDSet: Sendable, Hashable {
         let added = appended
         appended = []
         storage.state.withLock { state in
-            if state.set == nil { state.list += added } else { state.set?.formUnion(added) }
+            // Into an empty list the added list moves whole, not copied (a large import's IDs).
+            if state.set == nil, state.list.isEmpty {
+                state.list = added
+            } else if state.set == nil {
+                state.list += added
+            } else {
+                state.set?.formUnion(added)
+            }
         }
     }
 

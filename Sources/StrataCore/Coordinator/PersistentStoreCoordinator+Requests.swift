@@ -162,34 +162,57 @@ extension PersistentStoreCoordinator {
     /// The permanent ID of each of `objectIDs`, in their order: a new one from its assigned
     /// store for a temporary ID, the ID itself for a permanent one.
     func permanentIDs(inPlaceOf objectIDs: [ManagedObjectID]) throws -> [ManagedObjectID] {
-        var groups: [(store: any PersistentStore, root: String, positions: [Int])] = []
+        var permanent = objectIDs
+        try assignPermanentIDs(count: objectIDs.count, reading: { objectIDs[$0] }, assigning: { permanent[$0] = $1 })
+        return permanent
+    }
+
+    /// Gives each of `count` IDs (the one `read` reads at each position) that is temporary a new
+    /// permanent one from its assigned store, handed to `assign` with its position; permanent
+    /// IDs are left alone. Every key is allocated before the first is handed out, so that a
+    /// failure hands out none. No list of the IDs is made: a save of many new objects reads
+    /// them from the objects and gives them back there.
+    func assignPermanentIDs(count: Int, reading read: (Int) -> ManagedObjectID, assigning assign: (Int, ManagedObjectID) -> Void) throws {
+        // The positions of each store and root entity, as runs of consecutive positions (objects
+        // of one entity come in runs).
+        var groups: [(store: any PersistentStore, root: String, runs: [Range<Int>], count: Int)] = []
         var groupIndexes: [String: Int] = [:]          // store UUID + root → group
         var groupOfEntity = NameMap<Int>()             // entity → group, to route each entity once (no hashing)
-        for (position, id) in objectIDs.enumerated() where id.isTemporaryID {
-            if let index = groupOfEntity[id.entityName] {
-                groups[index].positions.append(position)
-                continue
+        for position in 0..<count {
+            let id = read(position)
+            guard id.isTemporaryID else { continue }
+            let index: Int
+            if let known = groupOfEntity[id.entityName] {
+                index = known
+            } else {
+                let store = try assignedStore(forNewObjectOf: id.entityName)
+                let root = managedObjectModel.entitiesByName[id.entityName]?.rootEntityName ?? id.entityName
+                let key = store.identifier + "\u{0}" + root
+                index = groupIndexes[key] ?? groups.count
+                if index == groups.count {
+                    groups.append((store, root, [], 0))
+                    groupIndexes[key] = index
+                }
+                groupOfEntity[id.entityName] = index
             }
-            let store = try assignedStore(forNewObjectOf: id.entityName)
-            let root = managedObjectModel.entitiesByName[id.entityName]?.rootEntityName ?? id.entityName
-            let key = store.identifier + "\u{0}" + root
-            let index = groupIndexes[key] ?? groups.count
-            if index == groups.count {
-                groups.append((store, root, []))
-                groupIndexes[key] = index
+            if let last = groups[index].runs.last, last.upperBound == position {
+                groups[index].runs[groups[index].runs.count - 1] = last.lowerBound..<(position + 1)
+            } else {
+                groups[index].runs.append(position..<(position + 1))
             }
-            groupOfEntity[id.entityName] = index
-            groups[index].positions.append(position)
+            groups[index].count += 1
         }
-        var permanent = objectIDs
-        for group in groups {
-            let keys = try group.store.allocatePrimaryKeys(rootEntity: group.root, count: group.positions.count)
+        let keys = try groups.map { try $0.store.allocatePrimaryKeys(rootEntity: $0.root, count: $0.count) }
+        for (group, groupKeys) in zip(groups, keys) {
             var scopes = RecentScopes(storeIdentifier: group.store.identifier)   // objects of one entity come in runs
-            for (position, pk) in zip(group.positions, keys) {
-                permanent[position] = ManagedObjectID(scopes.scope(of: objectIDs[position].entityName), primaryKey: pk)
+            var next = groupKeys.startIndex
+            for run in group.runs {
+                for position in run {
+                    assign(position, ManagedObjectID(scopes.scope(of: read(position).entityName), primaryKey: groupKeys[next]))
+                    next += 1
+                }
             }
         }
-        return permanent
     }
 
     /// Sends each store its part of a save. Each store applies its part whole or not at all.

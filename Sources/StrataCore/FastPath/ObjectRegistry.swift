@@ -274,6 +274,20 @@ struct ObjectRegistry {
         permanent.reserveCapacity(adding: count, like: objectID)
     }
 
+    /// Registers `objects`, exactly the list of new objects (``listsExactly(_:)``), by `newIDs`
+    /// (the IDs they carry now): ``rekey(_:from:to:)`` with their temporary IDs read from the
+    /// list, which goes when they are all permanent, without a list of them made first.
+    mutating func rekeyListed(_ objects: [ManagedObject], to newIDs: [ManagedObjectID]) {
+        precondition(listsExactly(objects) && newIDs.count == objects.count, "the list of new objects is not these objects")
+        guard !newIDs.contains(where: \.isTemporaryID) else {
+            rekey(objects, from: temporaryIDs(of: objects), to: newIDs)
+            return
+        }
+        temporaryBacklog = []
+        backlogScopes = []
+        for index in objects.indices { register(Entry.passUnretained(objects[index]), for: newIDs[index]) }
+    }
+
     /// Registers `objects`, registered until now by `previousIDs`, by `newIDs` (the IDs they
     /// carry now), without reading the objects: a save's inserted objects are many, and their
     /// memory has long left the cache.

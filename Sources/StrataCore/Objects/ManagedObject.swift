@@ -255,7 +255,9 @@ open class ManagedObject: KeyValueCoding, IdentifiedKeyValue, Hashable, CustomSt
             relationshipState.savedAttributes = attributesAreCurrent ? nil : snapshot.attributes
             relationshipState.savedToOne = NameMap()
             relationshipState.savedToMany = snapshot.toMany
-        } else if !snapshot.toMany.isEmpty || !attributesAreCurrent {
+        } else if !attributesAreCurrent || snapshot.toMany.contains(where: { !$0.value.isEmpty }) {
+            // To-manys all empty are not kept as saved for an object with no state: they are
+            // what the store holds (as for a to-many never loaded), not worth a state each.
             let state = relationships()
             if !attributesAreCurrent { state.savedAttributes = snapshot.attributes }
             state.savedToMany = snapshot.toMany
