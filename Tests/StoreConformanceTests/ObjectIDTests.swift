@@ -106,4 +106,36 @@ struct ObjectIDTests {
         #expect(try fresh.fetchObjectIDs(sortedRequest("Student")) == ids + [carol.objectID])
         #expect(try fresh.existingObject(with: ids[1]).string("name") == "Bob")
     }
+
+    @Test("New objects of two entities inserted in turns take keys in their order per entity, each keeping its own values",
+          arguments: StoreUnderTest.all)
+    func interleavedNewObjectsTakeKeysInOrder(store: StoreUnderTest) throws {
+        let model = try ManagedObjectModel {
+            EntityDescription("Author") { Attribute("name", .string) }
+            EntityDescription("Book") { Attribute("title", .string) }
+        }
+        let (coordinator, _) = try store.makeCoordinator(model: model)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        // Runs of each entity of different lengths: a1 b1 b2 a2 a3 a4 b3 a5.
+        var objects: [ManagedObject] = []
+        for (entity, name) in [("Author", "a1"), ("Book", "b1"), ("Book", "b2"), ("Author", "a2"), ("Author", "a3"),
+                               ("Author", "a4"), ("Book", "b3"), ("Author", "a5")] {
+            let object = try context.insertNewObject(forEntityName: entity)
+            try object.setValue(name, forKey: entity == "Author" ? "name" : "title")
+            objects.append(object)
+        }
+        try context.save()
+        let keys = objects.map { $0.objectID.primaryKey ?? -1 }
+        let authorKeys = zip(objects, keys).filter { $0.0.entity.name == "Author" }.map(\.1)
+        let bookKeys = zip(objects, keys).filter { $0.0.entity.name == "Book" }.map(\.1)
+        #expect(authorKeys == authorKeys.sorted() && Set(authorKeys).count == 5)
+        #expect(bookKeys == bookKeys.sorted() && Set(bookKeys).count == 3)
+        let fresh = context.freshContext()
+        for object in objects {
+            let read = try fresh.existingObject(with: object.objectID)
+            let key = object.entity.name == "Author" ? "name" : "title"
+            #expect(try read.value(forKey: key) as? String == object.value(forKey: key) as? String)
+            #expect(try context.object(with: object.objectID) === object)
+        }
+    }
 }
