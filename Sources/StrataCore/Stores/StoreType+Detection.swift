@@ -11,6 +11,10 @@ extension StoreType {
     ///
     /// - Throws: ``StoreError/io(file:operation:reason:)`` when the file cannot be read.
     public static func detect(at url: URL) throws -> StoreType? {
+        // A file an SQLite connection of this process holds is an SQLite database, and is not
+        // opened here: closing the descriptor would drop that connection's locks
+        // (``HeldDatabaseFiles``).
+        if HeldDatabaseFiles.shared.holds(path: url.path) { return .sqlite }
         let head: Data
         do {
             let handle = try FileHandle(forReadingFrom: url)

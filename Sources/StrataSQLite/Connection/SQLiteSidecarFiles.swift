@@ -1,4 +1,5 @@
 import Foundation
+import StrataCore
 
 /// The wal-index (`-shm`) SQLite keeps beside a WAL database, and removing the one reading
 /// connections made when the last of them closes.
@@ -36,10 +37,7 @@ final class SQLiteSidecarFiles: @unchecked Sendable {
     }
 
     /// A file's identity, whatever path names it.
-    struct FileKey: Hashable {
-        var device: UInt64
-        var inode: UInt64
-    }
+    typealias FileKey = HeldDatabaseFiles.FileKey
 
     /// The connections of this process.
     static let shared = SQLiteSidecarFiles()
@@ -48,17 +46,12 @@ final class SQLiteSidecarFiles: @unchecked Sendable {
     /// The connections of this process to each database file.
     private var open: [FileKey: Users] = [:]
 
-    /// The identity of the file at `path`, nil when there is none.
-    static func key(of path: String) -> FileKey? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return FileKey(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
-    }
-
     /// Counts a connection to the database at `path` as open (one that may write when
     /// `writes`); the first notes whether a `-shm` is there.
     func opened(_ path: String, writes: Bool) -> Opening? {
-        guard let file = Self.key(of: path) else { return nil }
+        guard let file = FileKey(path: path) else { return nil }
+        // Told to the core too, which must not open and close the file while it is held.
+        HeldDatabaseFiles.shared.opened(file)
         lock.withLock {
             if var users = open[file] {
                 users.count += 1
@@ -75,6 +68,7 @@ final class SQLiteSidecarFiles: @unchecked Sendable {
     /// process to the file, none of them wrote and `removing` (it closed for good), removes a
     /// `-shm` that was not there before the first opened it.
     func closed(_ opening: Opening, removing: Bool) {
+        HeldDatabaseFiles.shared.closed(opening.file)
         lock.withLock {
             guard var users = open[opening.file] else { return }
             users.count -= 1
@@ -90,7 +84,7 @@ final class SQLiteSidecarFiles: @unchecked Sendable {
             let descriptor = Foundation.open(opening.path, O_RDWR | O_CLOEXEC)
             guard descriptor >= 0 else { return }
             defer { close(descriptor) }
-            guard Self.key(of: opening.path) == opening.file, Self.lockExclusively(descriptor) else { return }
+            guard FileKey(path: opening.path) == opening.file, Self.lockExclusively(descriptor) else { return }
             unlink(index)
         }
     }
