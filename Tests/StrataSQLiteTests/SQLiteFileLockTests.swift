@@ -15,15 +15,21 @@ struct SQLiteFileLockTests {
         }
     }
 
+    /// A context on a new store file at `url` that saved one note, "one".
+    static func contextWithOneNote(at url: URL, model: ManagedObjectModel) throws -> ManagedObjectContext {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.insertNewObject(forEntityName: "Note").setValue("one", forKey: "text")
+        try context.save()
+        return context
+    }
+
     @Test("saves of a first coordinator stay visible after a second opens the file and another process reads it")
     func savesSurviveSecondOpen() throws {
         let url = try TemporaryFolder.make().appendingPathComponent("notes.sqlite")
         let model = try Self.model()
-        let first = PersistentStoreCoordinator(managedObjectModel: model)
-        try first.addPersistentStore(type: .sqlite, at: url)
-        let context = ManagedObjectContext(coordinator: first)
-        try context.insertNewObject(forEntityName: "Note").setValue("one", forKey: "text")
-        try context.save()
+        let context = try Self.contextWithOneNote(at: url, model: model)
 
         let second = PersistentStoreCoordinator(managedObjectModel: model)
         try second.addPersistentStore(type: .sqlite, at: url)
@@ -43,11 +49,7 @@ struct SQLiteFileLockTests {
     func heldFileOpenedAsAnotherType() throws {
         let url = try TemporaryFolder.make().appendingPathComponent("held.sqlite")
         let model = try Self.model()
-        let first = PersistentStoreCoordinator(managedObjectModel: model)
-        try first.addPersistentStore(type: .sqlite, at: url)
-        let context = ManagedObjectContext(coordinator: first)
-        try context.insertNewObject(forEntityName: "Note").setValue("one", forKey: "text")
-        try context.save()
+        let context = try Self.contextWithOneNote(at: url, model: model)
 
         for type in [StoreType.xml, .binary] {
             let error = try #require(throws: StoreError.self) {
