@@ -1,5 +1,5 @@
 import Foundation
-import StrataCore
+@_spi(StoreImplementation) import StrataCore
 
 /// The wal-index (`-shm`) SQLite keeps beside a WAL database, and removing the one reading
 /// connections made when the last of them closes.
